@@ -1,0 +1,1 @@
+"""Platform adapters: translate Discord, Slack and terminal events into engine calls."""

@@ -1,0 +1,176 @@
+"""The ``quizbot`` command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import getpass
+import json
+import logging
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from bot import i18n
+from bot.banks import Catalog, default_directories, load_catalog
+from bot.config import default_db_path
+from bot.engine import PERIODS, Engine, topic_list
+from bot.export import export
+from bot.plain import render
+from bot.store import Store, StoreError
+
+from . import console
+
+log = logging.getLogger("quizbot")
+
+
+def _catalog(report: bool = True) -> Catalog:
+    catalog = load_catalog(default_directories())
+    if report:
+        for error in catalog.errors:
+            print(f"warning: skipped a broken bank: {error}", file=sys.stderr)
+    return catalog
+
+
+async def _with_engine(db: str | None, work):  # type: ignore[no-untyped-def]
+    store = await Store.open(db or default_db_path())
+    try:
+        return await work(Engine(_catalog(), store))
+    finally:
+        await store.close()
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    player = console.terminal_player(args.player or getpass.getuser() or "player")
+    locale = i18n.choose(args.lang, os.environ.get("LANG"))
+
+    async def work(engine: Engine) -> int:
+        return await console.play(
+            engine, args.topic, player, locale, questions=args.questions, new=args.new
+        )
+
+    return asyncio.run(_with_engine(args.db, work))
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    # Platforms arrive with their adapters; with no platform configured, play here.
+    print("No chat platform is configured: starting a quiz in the terminal.\n")
+    catalog = _catalog()
+    topic = args.topic
+    if not topic:
+        print(render(topic_list(catalog, i18n.choose(os.environ.get("LANG")))))
+        first = catalog.banks[0].id if catalog.banks else ""
+        topic = first
+        if sys.stdin.isatty():
+            topic = input(f"\nTopic [{first}]: ").strip() or first
+    args.topic, args.player, args.lang, args.questions, args.new = topic, None, None, None, False
+    return _cmd_play(args)
+
+
+def _cmd_banks_list(args: argparse.Namespace) -> int:
+    catalog = _catalog()
+    for bank in catalog.banks:
+        aliases = f" (also: {', '.join(bank.aliases)})" if bank.aliases else ""
+        print(f"{bank.id}{aliases}: {bank.title['en']} — {len(bank.questions)} questions")
+    return 0
+
+
+def _cmd_banks_check(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths] or default_directories()
+    missing = [p for p in paths if not p.exists()]
+    catalog = load_catalog(p for p in paths if p.exists())
+    for path in missing:
+        print(f"{path}: no such file or directory", file=sys.stderr)
+    for error in catalog.errors:
+        print(error, file=sys.stderr)
+    questions = sum(len(b.questions) for b in catalog.banks)
+    print(
+        f"{len(catalog.banks)} bank(s) valid, {questions} questions; {len(catalog.errors)} error(s)"
+    )
+    return 1 if catalog.errors or missing else 0
+
+
+def _cmd_banks_export(args: argparse.Namespace) -> int:
+    catalog = _catalog()
+    banks = list(catalog.banks)
+    if args.ids:
+        found = [catalog.find(i) for i in args.ids]
+        unknown = [i for i, b in zip(args.ids, found, strict=True) if b is None]
+        if unknown:
+            print(f"unknown bank(s): {', '.join(unknown)}", file=sys.stderr)
+            return 2
+        banks = [b for b in found if b]
+    json.dump(export(banks), sys.stdout, ensure_ascii=False, indent=2)
+    print()
+    return 0
+
+
+def _cmd_leaderboard(args: argparse.Namespace) -> int:
+    player = console.terminal_player(getpass.getuser() or "player")
+
+    async def work(engine: Engine) -> int:
+        board = await engine.leaderboard(
+            player, console.SCOPE, i18n.choose(args.lang), args.period, args.bank
+        )
+        print(render(board))
+        return 0
+
+    return asyncio.run(_with_engine(args.db, work))
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="quizbot", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
+
+    def db_option(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--db", help="SQLite file (default: $QUIZBOT_DB or the user data dir)")
+
+    play = sub.add_parser("play", help="play a quiz in the terminal")
+    play.add_argument("topic", help="bank id, alias or title, e.g. offloading")
+    play.add_argument("--lang", choices=i18n.LOCALES, help="language (default: from $LANG)")
+    play.add_argument("--player", help="your name on the leaderboard (default: login name)")
+    play.add_argument("--questions", type=int, help="play N questions drawn at random")
+    play.add_argument("--new", action="store_true", help="start over instead of continuing")
+    db_option(play)
+    play.set_defaults(func=_cmd_play)
+
+    run = sub.add_parser("run", help="run the bot (terminal play when no platform is set up)")
+    run.add_argument("topic", nargs="?", help="topic for terminal play")
+    db_option(run)
+    run.set_defaults(func=_cmd_run)
+
+    banks = sub.add_parser("banks", help="list, check or export question banks")
+    banks_sub = banks.add_subparsers(dest="banks_command", required=True)
+    banks_sub.add_parser("list", help="list the loaded banks").set_defaults(func=_cmd_banks_list)
+    check = banks_sub.add_parser("check", help="validate bank files (default: all banks)")
+    check.add_argument("paths", nargs="*", help="bank files or directories")
+    check.set_defaults(func=_cmd_banks_check)
+    exp = banks_sub.add_parser("export", help="print banks as JSON")
+    exp.add_argument("--format", choices=["json"], default="json")
+    exp.add_argument("ids", nargs="*", help="bank ids (default: all)")
+    exp.set_defaults(func=_cmd_banks_export)
+
+    board = sub.add_parser("leaderboard", help="show the terminal leaderboard")
+    board.add_argument("--bank", help="one topic only")
+    board.add_argument("--period", choices=PERIODS, default="all")
+    board.add_argument("--lang", choices=i18n.LOCALES)
+    db_option(board)
+    board.set_defaults(func=_cmd_leaderboard)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except StoreError as exc:
+        print(f"quizbot: {exc}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

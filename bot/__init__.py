@@ -1,0 +1,1 @@
+"""quizbot's platform-neutral core: banks, quiz runs, scoring, leaderboards and storage."""

@@ -1,0 +1,381 @@
+"""Question banks: YAML files validated into frozen dataclasses.
+
+Validation works on YAML's node tree, so every error can name the file and line it
+comes from. A broken file is skipped with its errors; the other banks still load.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TypeVar
+
+import yaml
+from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
+
+from .i18n import LOCALES, pick
+
+Text = Mapping[str, str]
+T = TypeVar("T")
+
+DIFFICULTIES = ("easy", "medium", "hard")
+BANK_KEYS = frozenset({"id", "aliases", "title", "description", "tags", "questions"})
+QUESTION_KEYS = frozenset(
+    {"id", "difficulty", "tags", "prompt", "choices", "answer", "explanation", "references"}
+)
+REQUIRED_BANK_KEYS = ("id", "title", "description", "questions")
+REQUIRED_QUESTION_KEYS = ("id", "prompt", "choices", "answer", "explanation", "references")
+ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
+MIN_CHOICES, MAX_CHOICES = 2, 5
+# YAML 1.1 reads these plain scalars as booleans: text that looks like this must be quoted.
+_BOOL_TAG = "tag:yaml.org,2002:bool"
+_STR_TAG = "tag:yaml.org,2002:str"
+_INT_TAG = "tag:yaml.org,2002:int"
+
+
+@dataclass(frozen=True)
+class Question:
+    id: str
+    prompt: Text
+    choices: tuple[Text, ...]
+    answer: int
+    explanation: Text
+    references: tuple[str, ...]
+    difficulty: str = "medium"
+    tags: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Bank:
+    id: str
+    title: Text
+    description: Text
+    questions: tuple[Question, ...]
+    aliases: tuple[str, ...] = ()
+    tags: tuple[str, ...] = ()
+    path: str = ""
+
+    def question(self, question_id: str) -> Question | None:
+        return next((q for q in self.questions if q.id == question_id), None)
+
+
+@dataclass(frozen=True)
+class BankError:
+    """One problem in a bank file, located as precisely as the file allows."""
+
+    path: str
+    line: int
+    message: str
+    bank_id: str | None = None
+    question_id: str | None = None
+
+    def __str__(self) -> str:
+        where = [f"{self.path}:{self.line}"]
+        if self.bank_id:
+            where.append(f"bank {self.bank_id}")
+        if self.question_id:
+            where.append(f"question {self.question_id}")
+        return f"{': '.join(where)}: {self.message}"
+
+
+class _Invalid(Exception):
+    """Raised inside the validator when a node cannot be read at all."""
+
+
+@dataclass
+class _Reader:
+    """Validates one file's node tree, collecting every error it finds."""
+
+    path: str
+    errors: list[BankError] = field(default_factory=list)
+    bank_id: str | None = None
+    question_id: str | None = None
+
+    def error(self, node: Node, message: str) -> None:
+        self.errors.append(
+            BankError(self.path, node.start_mark.line + 1, message, self.bank_id, self.question_id)
+        )
+
+    def fail(self, node: Node, message: str) -> _Invalid:
+        self.error(node, message)
+        return _Invalid()
+
+    def mapping(self, node: Node, what: str, allowed: frozenset[str]) -> dict[str, Node]:
+        if not isinstance(node, MappingNode):
+            raise self.fail(node, f"{what} must be a mapping")
+        out: dict[str, Node] = {}
+        for key_node, value in node.value:
+            key = key_node.value if isinstance(key_node, ScalarNode) else None
+            if not isinstance(key, str) or key_node.tag not in (_STR_TAG, _BOOL_TAG, _INT_TAG):
+                self.error(key_node, f"{what} has a key that is not text")
+            elif key in out:
+                self.error(key_node, f"{what} has the key '{key}' twice")
+            elif key not in allowed:
+                known = ", ".join(sorted(allowed))
+                self.error(key_node, f"unknown key '{key}' in {what} (known: {known})")
+            else:
+                out[key] = value
+        return out
+
+    def require(self, node: Node, fields: dict[str, Node], keys: Iterable[str], what: str) -> bool:
+        missing = [k for k in keys if k not in fields]
+        for key in missing:
+            self.error(node, f"{what} is missing '{key}'")
+        return not missing
+
+    def text(self, node: Node, what: str) -> str:
+        if not isinstance(node, ScalarNode):
+            raise self.fail(node, f"{what} must be text")
+        if node.tag == _BOOL_TAG:
+            raise self.fail(
+                node, f"{what} is '{node.value}', which YAML reads as a boolean: quote it"
+            )
+        if node.tag != _STR_TAG or (node.style is None and node.value == ""):
+            raise self.fail(node, f"{what} must be non-empty text (quote numbers)")
+        if not node.value.strip():
+            raise self.fail(node, f"{what} is empty")
+        return node.value.strip()
+
+    def localized(self, node: Node, what: str) -> dict[str, str]:
+        fields = self.mapping(node, what, frozenset(LOCALES))
+        missing = [loc for loc in LOCALES if loc not in fields]
+        if missing:
+            raise self.fail(node, f"{what} is missing the translation(s): {', '.join(missing)}")
+        return {loc: self.text(fields[loc], f"{what} ({loc})") for loc in LOCALES}
+
+    def texts(self, node: Node, what: str) -> tuple[str, ...]:
+        if not isinstance(node, SequenceNode):
+            raise self.fail(node, f"{what} must be a list")
+        return tuple(self.text(item, f"{what} item") for item in node.value)
+
+    def ident(self, node: Node, what: str) -> str:
+        value = self.text(node, what)
+        if not ID_PATTERN.match(value):
+            raise self.fail(
+                node, f"{what} '{value}' must be lowercase letters, digits and '-' (≤ 40)"
+            )
+        return value
+
+    def optional(
+        self, fields: dict[str, Node], key: str, read: Callable[[Node, str], T], default: T
+    ) -> T:
+        return read(fields[key], key) if key in fields else default
+
+    def attempt(self, read: Callable[..., T], *args: Any) -> T | None:
+        """Run one field's reader; on failure the error is recorded and None returned."""
+        try:
+            return read(*args)
+        except _Invalid:
+            return None
+
+    def bank(self, root: Node) -> Bank | None:
+        fields = self.mapping(root, "the bank", BANK_KEYS)
+        if not self.require(root, fields, REQUIRED_BANK_KEYS, "the bank"):
+            return None
+        self.bank_id = self.attempt(self.ident, fields["id"], "bank id")
+        title = self.attempt(self.localized, fields["title"], "title")
+        description = self.attempt(self.localized, fields["description"], "description")
+        aliases = self.attempt(self.optional, fields, "aliases", self.texts, ())
+        tags = self.attempt(self.optional, fields, "tags", self.texts, ())
+        questions = self.questions(fields["questions"])
+        if self.errors:
+            return None
+        return Bank(
+            id=self.bank_id or "",
+            title=title,
+            description=description,
+            questions=questions,
+            aliases=tuple(a.lower() for a in aliases),
+            tags=tags,
+            path=self.path,
+        )
+
+    def questions(self, node: Node) -> tuple[Question, ...]:
+        if not isinstance(node, SequenceNode) or not node.value:
+            self.error(node, "questions must be a non-empty list")
+            return ()
+        seen: set[str] = set()
+        out: list[Question] = []
+        for index, item in enumerate(node.value, start=1):
+            self.question_id = f"#{index}"
+            question = self.attempt(self.question, item, seen)
+            if question:
+                out.append(question)
+        self.question_id = None
+        return tuple(out)
+
+    def question(self, node: Node, seen: set[str]) -> Question | None:
+        fields = self.mapping(node, "the question", QUESTION_KEYS)
+        if "id" in fields:
+            qid = self.ident(fields["id"], "question id")
+            self.question_id = qid
+            if qid in seen:
+                self.error(fields["id"], f"duplicate question id '{qid}'")
+            seen.add(qid)
+        before = len(self.errors)
+        if not self.require(node, fields, REQUIRED_QUESTION_KEYS, "the question"):
+            return None
+        prompt = self.attempt(self.localized, fields["prompt"], "prompt")
+        choices = self.attempt(self.choices, fields["choices"])
+        answer = self.attempt(self.answer, fields["answer"], len(choices or ()))
+        explanation = self.attempt(self.localized, fields["explanation"], "explanation")
+        references = self.attempt(self.references, fields["references"])
+        difficulty = self.attempt(self.optional, fields, "difficulty", self.difficulty, "medium")
+        tags = self.attempt(self.optional, fields, "tags", self.texts, ())
+        if len(self.errors) > before:
+            return None
+        return Question(
+            id=self.question_id or "",
+            prompt=prompt,
+            choices=choices,
+            answer=answer,
+            explanation=explanation,
+            references=references,
+            difficulty=difficulty,
+            tags=tags,
+        )
+
+    def choices(self, node: Node) -> tuple[dict[str, str], ...]:
+        if not isinstance(node, SequenceNode):
+            raise self.fail(node, "choices must be a list")
+        if not MIN_CHOICES <= len(node.value) <= MAX_CHOICES:
+            raise self.fail(node, f"a question needs {MIN_CHOICES} to {MAX_CHOICES} choices")
+        out = []
+        for number, item in enumerate(node.value, start=1):
+            choice = self.localized(item, f"choice {number}")
+            for loc in LOCALES:
+                if any(prior[loc].casefold() == choice[loc].casefold() for prior in out):
+                    raise self.fail(item, f"choice {number} repeats another choice ({loc})")
+            out.append(choice)
+        return tuple(out)
+
+    def answer(self, node: Node, count: int) -> int:
+        if not isinstance(node, ScalarNode) or node.tag != _INT_TAG:
+            raise self.fail(node, "answer must be the 0-based index of the right choice")
+        value = int(node.value)
+        if not 0 <= value < count:
+            raise self.fail(node, f"answer {value} is out of range (0 to {count - 1})")
+        return value
+
+    def references(self, node: Node) -> tuple[str, ...]:
+        refs = self.texts(node, "references")
+        if not refs:
+            raise self.fail(node, "a question needs at least one reference")
+        for ref, item in zip(refs, node.value, strict=True):
+            if not ref.startswith(("https://", "http://")):
+                raise self.fail(item, f"reference '{ref}' is not an http(s) URL")
+        return refs
+
+    def difficulty(self, node: Node, what: str) -> str:
+        value = self.text(node, what)
+        if value not in DIFFICULTIES:
+            raise self.fail(node, f"difficulty '{value}' is not one of {', '.join(DIFFICULTIES)}")
+        return value
+
+
+def parse_bank(text: str, path: str) -> tuple[Bank | None, list[BankError]]:
+    """Validate one bank file's text; returns the bank or the errors found."""
+    try:
+        root = yaml.compose(text, Loader=yaml.SafeLoader)
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line = mark.line + 1 if mark else 1
+        return None, [BankError(path, line, f"YAML syntax error: {exc.problem or exc}")]
+    except yaml.YAMLError as exc:
+        return None, [BankError(path, 1, f"YAML error: {exc}")]
+    if root is None:
+        return None, [BankError(path, 1, "the file is empty")]
+    reader = _Reader(path)
+    try:
+        bank = reader.bank(root)
+    except _Invalid:
+        bank = None
+    return bank, reader.errors
+
+
+def bank_files(directories: Iterable[Path]) -> Iterator[Path]:
+    for directory in directories:
+        if directory.is_file():
+            yield directory
+        elif directory.is_dir():
+            yield from sorted(p for p in directory.iterdir() if p.suffix in (".yaml", ".yml"))
+
+
+def _normal(name: str) -> str:
+    return re.sub(r"[\s_]+", "-", name.strip().casefold())
+
+
+@dataclass(frozen=True)
+class Catalog:
+    """The loaded banks, with lookup by id, alias or title."""
+
+    banks: tuple[Bank, ...]
+    errors: tuple[BankError, ...] = ()
+
+    def get(self, bank_id: str) -> Bank | None:
+        return next((b for b in self.banks if b.id == bank_id), None)
+
+    def _names(self) -> dict[str, Bank]:
+        names: dict[str, Bank] = {}
+        for bank in self.banks:
+            for name in (*bank.title.values(), *bank.aliases, bank.id):
+                names[_normal(name)] = bank
+        return names
+
+    def find(self, topic: str) -> Bank | None:
+        return self._names().get(_normal(topic))
+
+    def closest(self, topic: str) -> Bank | None:
+        names = self._names()
+        match = difflib.get_close_matches(_normal(topic), list(names), n=1, cutoff=0.5)
+        return names[match[0]] if match else None
+
+    def search(self, text: str, locale: str, limit: int = 25) -> list[Bank]:
+        """Banks whose id, alias or title contains the text (for autocomplete)."""
+        needle = _normal(text)
+        hits = [
+            b
+            for b in self.banks
+            if not needle
+            or any(needle in _normal(n) for n in (b.id, *b.aliases, pick(b.title, locale)))
+        ]
+        return hits[:limit]
+
+
+def load_catalog(directories: Iterable[Path]) -> Catalog:
+    """Load every bank file; broken files and clashing ids are reported, not fatal."""
+    banks: list[Bank] = []
+    errors: list[BankError] = []
+    taken: dict[str, str] = {}
+    for path in bank_files(directories):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            errors.append(BankError(str(path), 1, f"cannot read the file: {exc}"))
+            continue
+        bank, found = parse_bank(text, str(path))
+        errors.extend(found)
+        if bank is None:
+            continue
+        clash = next((n for n in (bank.id, *bank.aliases) if n in taken), None)
+        if clash:
+            errors.append(
+                BankError(str(path), 1, f"'{clash}' is already used by {taken[clash]}", bank.id)
+            )
+            continue
+        for name in (bank.id, *bank.aliases):
+            taken[name] = str(path)
+        banks.append(bank)
+    return Catalog(tuple(banks), tuple(errors))
+
+
+def default_directories(environ: Mapping[str, str] = os.environ) -> list[Path]:
+    """The shipped banks plus any directories named in QUIZBOT_BANKS."""
+    dirs = [Path(__file__).resolve().parent.parent / "banks"]
+    extra = environ.get("QUIZBOT_BANKS", "")
+    dirs.extend(Path(p) for p in extra.split(os.pathsep) if p)
+    return dirs

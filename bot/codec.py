@@ -1,0 +1,53 @@
+"""The one codec for button/action ids, shared by every adapter.
+
+An id carries everything needed to act on a click after a restart, so buttons keep
+working without any state in memory: ``qz:a:<run>:<position>:<choice>`` answers,
+``qz:n:<run>:<position>`` shows the next question. Ids are at most 100 characters
+(Discord's custom_id limit; Slack allows 255).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_LENGTH = 100
+PREFIX = "qz:"
+RUN_ID = re.compile(r"^[a-z0-9]{8,32}$")
+_ANSWER = re.compile(r"^qz:a:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
+_NEXT = re.compile(r"^qz:n:([a-z0-9]{8,32}):(\d{1,3})$")
+# For adapters that route by pattern (Slack's app.action, Discord's DynamicItem template).
+PATTERN = r"qz:[an]:[a-z0-9]{8,32}:\d{1,3}(?::\d)?"
+
+
+@dataclass(frozen=True)
+class AnswerAction:
+    run_id: str
+    position: int  # 0-based index of the question within the run
+    choice: int  # the choice's index in the bank file (its stable key)
+
+    def encode(self) -> str:
+        return f"{PREFIX}a:{self.run_id}:{self.position}:{self.choice}"
+
+
+@dataclass(frozen=True)
+class NextAction:
+    run_id: str
+    position: int
+
+    def encode(self) -> str:
+        return f"{PREFIX}n:{self.run_id}:{self.position}"
+
+
+Action = AnswerAction | NextAction
+
+
+def decode(value: object) -> Action | None:
+    """The action an id stands for, or None for anything malformed or forged."""
+    if not isinstance(value, str) or len(value) > MAX_LENGTH:
+        return None
+    if match := _ANSWER.match(value):
+        return AnswerAction(match[1], int(match[2]), int(match[3]))
+    if match := _NEXT.match(value):
+        return NextAction(match[1], int(match[2]))
+    return None

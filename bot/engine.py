@@ -1,0 +1,265 @@
+"""The engine: the async orchestrator every adapter calls. It turns neutral commands
+(start a quiz, a click, a leaderboard request) into views, using the pure run and
+scoring rules and the store."""
+
+from __future__ import annotations
+
+import logging
+import random
+
+from . import codec, i18n, scoring
+from .banks import Bank, Catalog
+from .clock import Clock, SystemClock, period_key
+from .messages import t
+from .refs import PlayerRef, ScopeRef
+from .runs import LETTERS, Run, check_answer, new_run_id, plan_run
+from .store import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
+from .views import (
+    ChoiceView,
+    Feedback,
+    Leaderboard,
+    LeaderRow,
+    Notice,
+    QuestionView,
+    StatRow,
+    Stats,
+    Summary,
+    TopicList,
+    TopicView,
+)
+
+log = logging.getLogger(__name__)
+
+PERIODS = ("all", "week", "month")
+
+
+class Engine:
+    def __init__(
+        self,
+        catalog: Catalog,
+        store: Store,
+        clock: Clock | None = None,
+        rng: random.Random | None = None,
+    ):
+        self.catalog = catalog
+        self.store = store
+        self.clock = clock or SystemClock()
+        self._rng = rng or random.SystemRandom()
+
+    # --- locale ----------------------------------------------------------------------
+
+    async def locale_for(self, player: PlayerRef, platform_locale: str | None = None) -> str:
+        """The player's language: their own setting, else their client's, else English."""
+        chosen = await self.store.player_locale(player.platform, player.id)
+        return i18n.choose(chosen, platform_locale)
+
+    async def set_locale(self, player: PlayerRef, tag: str) -> Notice:
+        locale = i18n.supported(tag)
+        if locale is None:
+            current = await self.locale_for(player)
+            choices = ", ".join(f"{code} ({name})" for code, name in i18n.LOCALE_NAMES.items())
+            return Notice(
+                current, "lang_unknown", t(current, "lang_unknown", tag=tag, choices=choices)
+            )
+        await self.store.set_player_locale(player, locale)
+        return Notice(locale, "lang_set", t(locale, "lang_set"))
+
+    # --- topics ----------------------------------------------------------------------
+
+    def topics(self, locale: str, unknown: str | None = None) -> TopicList:
+        return topic_list(self.catalog, locale, unknown)
+
+    # --- personal quiz -----------------------------------------------------------------
+
+    async def start_quiz(
+        self,
+        player: PlayerRef,
+        scope: ScopeRef,
+        topic: str,
+        locale: str,
+        questions: int | None = None,
+        resume: bool = False,
+    ) -> QuestionView | TopicList:
+        """Start a run of the topic's bank; with ``resume``, continue the player's
+        unfinished run of that bank instead, if there is one."""
+        bank = self.catalog.find(topic)
+        if bank is None:
+            return self.topics(locale, unknown=topic)
+        open_id = await self.store.open_run_id(player, scope, bank.id) if resume else None
+        previous = await self.store.load_run(open_id) if open_id else None
+        if previous is not None:
+            return self._question_view(previous, bank)
+        run = plan_run(
+            bank,
+            player,
+            scope,
+            locale,
+            seed=self._rng.randrange(2**62),
+            run_id=new_run_id(),
+            now=self.clock.now(),
+            questions=questions,
+        )
+        await self.store.save_run(run)
+        return self._question_view(run, bank)
+
+    async def click(self, player: PlayerRef, action_id: str) -> QuestionView | Feedback | Notice:
+        """Handle a button: an answer or "next question". Anything malformed, stale or
+        someone else's gets a Notice, never a point."""
+        action = codec.decode(action_id)
+        run = await self.store.load_run(action.run_id) if action else None
+        bank = self.catalog.get(run.bank_id) if run else None
+        if action is None or run is None or bank is None:
+            locale = await self.locale_for(player)
+            return Notice(locale, "invalid", t(locale, "invalid"))
+        if isinstance(action, codec.NextAction):
+            return self._next(run, bank, player, action)
+        problem = check_answer(run, player, action, bank)
+        if problem:
+            locale = run.locale if problem != "not_yours" else await self.locale_for(player)
+            return Notice(locale, problem, t(locale, problem, topic=bank.id))
+        return await self._answer(run, bank, action)
+
+    def _next(
+        self, run: Run, bank: Bank, player: PlayerRef, action: codec.NextAction
+    ) -> QuestionView | Notice:
+        if run.player.id != player.id or run.player.platform != player.platform:
+            return Notice(run.locale, "not_yours", t(run.locale, "not_yours", topic=bank.id))
+        if run.finished:
+            return Notice(run.locale, "finished", t(run.locale, "finished", topic=bank.id))
+        # A "next" from an older message shows the question the run is waiting on.
+        return self._question_view(run, bank)
+
+    async def _answer(self, run: Run, bank: Bank, action: codec.AnswerAction) -> Feedback | Notice:
+        question = bank.question(run.question_ids[run.position])
+        assert question is not None  # check_answer verified it
+        correct = action.choice == question.answer
+        record = AnswerRecord(
+            run=run,
+            question_id=question.id,
+            choice=action.choice,
+            correct=correct,
+            points=scoring.answer_points(correct, question.difficulty),
+            at=self.clock.now(),
+        )
+        try:
+            recorded = await self.store.record_answer(record)
+        except StoreError:
+            return Notice(run.locale, "try_again", t(run.locale, "try_again"))
+        if recorded.duplicate:
+            return Notice(run.locale, "already_answered", t(run.locale, "already_answered"))
+        view = self._question_view(run, bank)
+        after = run.after_answer(recorded.correct, recorded.points)
+        summary = await self._summary(after, bank) if after.finished else None
+        return Feedback(
+            locale=run.locale,
+            question=view,
+            chosen=view.choices[run.choice_order(question).index(action.choice)],
+            answer=view.choices[run.choice_order(question).index(question.answer)],
+            correct=correct,
+            explanation=i18n.pick(question.explanation, run.locale),
+            references=question.references,
+            points=recorded.points,
+            practice=recorded.practice,
+            answered=after.position,
+            run_points=after.points,
+            next_action=None
+            if after.finished
+            else codec.NextAction(run.id, after.position).encode(),
+            summary=summary,
+        )
+
+    def _question_view(self, run: Run, bank: Bank) -> QuestionView:
+        question = bank.question(run.question_ids[run.position])
+        assert question is not None
+        order = run.choice_order(question)
+        return QuestionView(
+            locale=run.locale,
+            run_id=run.id,
+            topic=bank.id,
+            topic_title=i18n.pick(bank.title, run.locale),
+            number=run.position + 1,
+            total=run.total,
+            prompt=i18n.pick(question.prompt, run.locale),
+            choices=tuple(
+                ChoiceView(
+                    LETTERS[shown],
+                    i18n.pick(question.choices[choice], run.locale),
+                    codec.AnswerAction(run.id, run.position, choice).encode(),
+                )
+                for shown, choice in enumerate(order)
+            ),
+            difficulty=question.difficulty,
+        )
+
+    async def _summary(self, run: Run, bank: Bank) -> Summary:
+        questions = [q for q in (bank.question(i) for i in run.question_ids) if q]
+        standing = await self.store.standing(run.scope, bank.id, "all", run.player.id, limit=1)
+        return Summary(
+            locale=run.locale,
+            topic_title=i18n.pick(bank.title, run.locale),
+            correct=run.correct,
+            total=run.total,
+            points=run.points,
+            max_points=scoring.max_points([q.difficulty for q in questions]),
+            rank=standing.you.rank if standing.you else None,
+            players=standing.players,
+        )
+
+    # --- leaderboards and stats -------------------------------------------------------------
+
+    async def leaderboard(
+        self,
+        player: PlayerRef,
+        scope: ScopeRef,
+        locale: str,
+        period: str = "all",
+        topic: str | None = None,
+    ) -> Leaderboard | TopicList:
+        bank = self.catalog.find(topic) if topic else None
+        if topic and bank is None:
+            return self.topics(locale, unknown=topic)
+        if period not in PERIODS:
+            period = "all"
+        standing = await self.store.standing(
+            scope,
+            bank.id if bank else ALL_BANKS,
+            period_key(period, self.clock.now()),
+            player.id,
+        )
+        return Leaderboard(
+            locale=locale,
+            period=period,
+            topic_title=i18n.pick(bank.title, locale) if bank else None,
+            rows=tuple(_leader_row(row) for row in standing.rows),
+            you=_leader_row(standing.you) if standing.you else None,
+        )
+
+    async def stats(self, player: PlayerRef, scope: ScopeRef, locale: str) -> Stats:
+        rows = []
+        for totals in await self.store.bank_totals(scope, player.id):
+            bank = self.catalog.get(totals.bank_id)
+            title = i18n.pick(bank.title, locale) if bank else totals.bank_id
+            rows.append(StatRow(title, totals.answered, totals.correct, totals.points))
+        return Stats(locale, tuple(rows))
+
+
+def _topic(bank: Bank, locale: str) -> TopicView:
+    return TopicView(
+        bank.id,
+        i18n.pick(bank.title, locale),
+        i18n.pick(bank.description, locale),
+        len(bank.questions),
+    )
+
+
+def topic_list(catalog: Catalog, locale: str, unknown: str | None = None) -> TopicList:
+    """Every topic; for an unknown one asked for, also the closest match."""
+    near = catalog.closest(unknown) if unknown is not None else None
+    suggestion = _topic(near, locale) if near else None
+    return TopicList(locale, tuple(_topic(b, locale) for b in catalog.banks), unknown, suggestion)
+
+
+def _leader_row(row: TotalRow) -> LeaderRow:
+    return LeaderRow(
+        row.rank, row.player_id, row.name or row.player_id, row.points, row.correct, row.answered
+    )

@@ -1,0 +1,98 @@
+"""A personal quiz run as a pure state machine: no I/O, no event loop."""
+
+from __future__ import annotations
+
+import random
+import secrets
+from dataclasses import dataclass, replace
+
+from .banks import Bank, Question
+from .codec import AnswerAction
+from .refs import PlayerRef, ScopeRef
+
+LETTERS = "ABCDE"
+
+
+def new_run_id() -> str:
+    """Unguessable, lowercase, short enough to leave room in a 100-character button id."""
+    return secrets.token_hex(8)
+
+
+@dataclass(frozen=True)
+class Run:
+    id: str
+    player: PlayerRef
+    scope: ScopeRef
+    bank_id: str
+    locale: str
+    seed: int
+    question_ids: tuple[str, ...]
+    position: int = 0  # index of the question waiting for an answer
+    correct: int = 0
+    points: int = 0
+    created_at: float = 0.0
+
+    @property
+    def total(self) -> int:
+        return len(self.question_ids)
+
+    @property
+    def finished(self) -> bool:
+        return self.position >= self.total
+
+    @property
+    def current_question_id(self) -> str | None:
+        return None if self.finished else self.question_ids[self.position]
+
+    def choice_order(self, question: Question) -> tuple[int, ...]:
+        """The run's shuffled order of a question's choices (bank indices), reproducible."""
+        order = list(range(len(question.choices)))
+        random.Random(f"{self.seed}:{question.id}").shuffle(order)
+        return tuple(order)
+
+    def letter_of(self, question: Question, choice: int) -> str:
+        return LETTERS[self.choice_order(question).index(choice)]
+
+    def after_answer(self, correct: bool, points: int) -> Run:
+        return replace(
+            self,
+            position=self.position + 1,
+            correct=self.correct + int(correct),
+            points=self.points + points,
+        )
+
+
+def plan_run(
+    bank: Bank,
+    player: PlayerRef,
+    scope: ScopeRef,
+    locale: str,
+    *,
+    seed: int,
+    run_id: str,
+    now: float,
+    questions: int | None = None,
+) -> Run:
+    """A new run over the bank: all questions in bank order, or a random subset of them
+    (kept in bank order) when a length is asked for."""
+    ids = [q.id for q in bank.questions]
+    if questions is not None and 0 < questions < len(ids):
+        chosen = set(random.Random(seed).sample(ids, questions))
+        ids = [i for i in ids if i in chosen]
+    return Run(run_id, player, scope, bank.id, locale, seed, tuple(ids), created_at=now)
+
+
+def check_answer(run: Run, player: PlayerRef, action: AnswerAction, bank: Bank) -> str | None:
+    """Why a click cannot answer this run (a Notice kind), or None when it can."""
+    if run.player.platform != player.platform or run.player.id != player.id:
+        return "not_yours"
+    if run.finished:
+        return "finished"
+    if action.position < run.position:
+        return "already_answered"
+    question = bank.question(run.question_ids[run.position])
+    if action.position != run.position or question is None:
+        return "invalid"
+    if not 0 <= action.choice < len(question.choices):
+        return "invalid"
+    return None

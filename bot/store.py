@@ -1,0 +1,494 @@
+"""Persistence on SQLite through aiosqlite. All of quizbot's SQL lives in this module.
+
+One writer connection is owned by a writer task that commits whatever writes have
+arrived in one transaction (group commit); each caller awaits its own batch's commit,
+so an answer is on disk before its feedback is shown. Reads use their own connection,
+so a leaderboard never waits behind writes (WAL mode).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import sqlite3
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import aiosqlite
+
+from .clock import period_keys
+from .refs import PlayerRef, ScopeRef
+from .runs import Run
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+ALL_BANKS = "*"
+MAX_BATCH = 512
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players, runs, answers, first attempts and maintained leaderboard totals.
+    """
+    CREATE TABLE players (
+        platform TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        locale TEXT,
+        PRIMARY KEY (platform, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE runs (
+        run_id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        question_ids TEXT NOT NULL,
+        position INTEGER NOT NULL DEFAULT 0,
+        correct INTEGER NOT NULL DEFAULT 0,
+        points INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX runs_by_player ON runs (platform, workspace_id, player_id, bank_id, created_at);
+    CREATE TABLE answers (
+        run_id TEXT NOT NULL REFERENCES runs(run_id),
+        position INTEGER NOT NULL,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        choice INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (run_id, position)
+    ) WITHOUT ROWID;
+    CREATE TABLE attempts (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        PRIMARY KEY (platform, workspace_id, player_id, bank_id, question_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE totals (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        period TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        correct INTEGER NOT NULL DEFAULT 0,
+        answered INTEGER NOT NULL DEFAULT 0,
+        reached_at REAL NOT NULL DEFAULT 0,
+        PRIMARY KEY (platform, workspace_id, bank_id, period, player_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX totals_rank
+        ON totals (platform, workspace_id, bank_id, period, points DESC, reached_at, player_id);
+    """,
+)
+
+_TOTALS_UPSERT = """
+    INSERT INTO totals (platform, workspace_id, bank_id, period, player_id,
+                        points, correct, answered, reached_at)
+    VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+    ON CONFLICT (platform, workspace_id, bank_id, period, player_id) DO UPDATE SET
+        points = points + excluded.points,
+        correct = correct + excluded.correct,
+        answered = answered + 1,
+        reached_at = CASE WHEN excluded.points > 0 THEN excluded.reached_at ELSE reached_at END
+"""
+
+
+class StoreError(Exception):
+    """The database could not do what was asked; the message is safe to show operators."""
+
+
+@dataclass(frozen=True)
+class AnswerRecord:
+    run: Run  # the run as it was when the answer arrived
+    question_id: str
+    choice: int
+    correct: bool
+    points: int  # what the answer earns if it is the player's first attempt
+    at: float
+
+
+@dataclass(frozen=True)
+class Recorded:
+    points: int  # points actually awarded
+    practice: bool  # not the first attempt at this question: no points
+    duplicate: bool  # this position was already answered; nothing changed
+    choice: int  # the choice on record (the first one, for a duplicate)
+    correct: bool
+
+
+@dataclass(frozen=True)
+class TotalRow:
+    player_id: str
+    name: str
+    points: int
+    correct: int
+    answered: int
+    rank: int = 0
+
+
+@dataclass(frozen=True)
+class Standing:
+    rows: tuple[TotalRow, ...]
+    you: TotalRow | None
+    players: int
+
+
+@dataclass(frozen=True)
+class BankTotals:
+    bank_id: str
+    points: int
+    correct: int
+    answered: int
+
+
+_Work = Callable[[aiosqlite.Connection], Awaitable[Any]]
+
+
+class Store:
+    """The async interface to the database; open with ``await Store.open(path)``."""
+
+    def __init__(self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+        self.path = path
+        self._writer = writer
+        self._reader = reader
+        self._queue: asyncio.Queue[tuple[_Work, asyncio.Future[Any]]] = asyncio.Queue()
+        self._task = asyncio.create_task(self._write_loop(), name="quizbot-store-writer")
+
+    @classmethod
+    async def open(cls, path: str | Path) -> Store:
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            writer = await aiosqlite.connect(path, isolation_level=None)
+            await writer.execute("PRAGMA journal_mode=WAL")
+            await writer.execute("PRAGMA synchronous=NORMAL")
+            await writer.execute("PRAGMA busy_timeout=5000")
+            await writer.execute("PRAGMA foreign_keys=ON")
+            await _migrate(writer)
+            reader = await aiosqlite.connect(path, isolation_level=None)
+            await reader.execute("PRAGMA busy_timeout=5000")
+        except sqlite3.Error as exc:
+            raise StoreError(f"cannot open the database {path}: {exc}") from exc
+        return cls(path, writer, reader)
+
+    async def close(self) -> None:
+        self._task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._task
+        await self._reader.close()
+        await self._writer.close()
+
+    # --- writing -------------------------------------------------------------------
+
+    async def _write(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        await self._queue.put((work, future))
+        return await future
+
+    async def _write_loop(self) -> None:
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < MAX_BATCH:
+                batch.append(self._queue.get_nowait())
+            await self._commit(batch)
+
+    async def _commit(self, batch: list[tuple[_Work, asyncio.Future[Any]]]) -> None:
+        """One transaction for the whole batch; if it fails, each item is retried alone
+        so that one bad write fails only its own caller."""
+        try:
+            results = await self._transaction([work for work, _ in batch])
+        except Exception as exc:
+            if len(batch) > 1:
+                for item in batch:
+                    await self._commit([item])
+                return
+            log.warning("a database write failed: %s", exc)
+            failure = StoreError(f"the database write failed: {exc}")
+            future = batch[0][1]
+            if not future.done():
+                future.set_exception(failure if isinstance(exc, sqlite3.Error) else exc)
+            return
+        for (_, future), result in zip(batch, results, strict=True):
+            if not future.done():
+                future.set_result(result)
+
+    async def _transaction(self, works: Sequence[_Work]) -> list[Any]:
+        await self._writer.execute("BEGIN IMMEDIATE")
+        try:
+            results = [await work(self._writer) for work in works]
+            await self._writer.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                await self._writer.execute("ROLLBACK")
+            raise
+        return results
+
+    async def save_run(self, run: Run) -> None:
+        async def work(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "INSERT INTO runs (run_id, platform, workspace_id, channel_id, player_id,"
+                " bank_id, locale, seed, question_ids, position, correct, points,"
+                " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (
+                    run.id,
+                    run.player.platform,
+                    run.scope.workspace_id,
+                    run.scope.channel_id,
+                    run.player.id,
+                    run.bank_id,
+                    run.locale,
+                    run.seed,
+                    json.dumps(run.question_ids),
+                    run.position,
+                    run.correct,
+                    run.points,
+                    run.created_at,
+                    run.created_at,
+                ),
+            )
+            await _upsert_player(db, run.player)
+
+        await self._write(work)
+
+    async def record_answer(self, record: AnswerRecord) -> Recorded:
+        """Write one answer with its totals and run progress; a repeat of an answered
+        position changes nothing and reports the answer on record."""
+        run = record.run
+
+        async def work(db: aiosqlite.Connection) -> Recorded:
+            cursor = await db.execute(
+                "INSERT INTO answers (run_id, position, platform, workspace_id, player_id,"
+                " bank_id, question_id, choice, correct, points, answered_at)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (run_id, position) DO NOTHING",
+                (
+                    run.id,
+                    run.position,
+                    run.player.platform,
+                    run.scope.workspace_id,
+                    run.player.id,
+                    run.bank_id,
+                    record.question_id,
+                    record.choice,
+                    int(record.correct),
+                    record.points,
+                    record.at,
+                ),
+            )
+            if cursor.rowcount == 0:
+                async with db.execute(
+                    "SELECT choice, correct, points FROM answers WHERE run_id = ? AND position = ?",
+                    (run.id, run.position),
+                ) as rows:
+                    choice, correct, points = await rows.fetchone()  # type: ignore[misc]
+                return Recorded(points, points == 0, True, choice, bool(correct))
+            cursor = await db.execute(
+                "INSERT INTO attempts VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING",
+                (
+                    run.player.platform,
+                    run.scope.workspace_id,
+                    run.player.id,
+                    run.bank_id,
+                    record.question_id,
+                ),
+            )
+            practice = cursor.rowcount == 0
+            points = 0 if practice else record.points
+            if practice and record.points:
+                await db.execute(
+                    "UPDATE answers SET points = 0 WHERE run_id = ? AND position = ?",
+                    (run.id, run.position),
+                )
+            await db.executemany(
+                _TOTALS_UPSERT,
+                [
+                    (
+                        run.player.platform,
+                        run.scope.workspace_id,
+                        bank,
+                        period,
+                        run.player.id,
+                        points,
+                        int(record.correct),
+                        record.at,
+                    )
+                    for bank in (run.bank_id, ALL_BANKS)
+                    for period in period_keys(record.at)
+                ],
+            )
+            await db.execute(
+                "UPDATE runs SET position = position + 1, correct = correct + ?,"
+                " points = points + ?, updated_at = ? WHERE run_id = ?",
+                (int(record.correct), points, record.at, run.id),
+            )
+            return Recorded(points, practice, False, record.choice, record.correct)
+
+        return await self._write(work)
+
+    async def save_player(self, player: PlayerRef) -> None:
+        """Refresh a player's display name."""
+
+        async def work(db: aiosqlite.Connection) -> None:
+            await _upsert_player(db, player)
+
+        await self._write(work)
+
+    async def set_player_locale(self, player: PlayerRef, locale: str | None) -> None:
+        async def work(db: aiosqlite.Connection) -> None:
+            await _upsert_player(db, player)
+            await db.execute(
+                "UPDATE players SET locale = ? WHERE platform = ? AND player_id = ?",
+                (locale, player.platform, player.id),
+            )
+
+        await self._write(work)
+
+    # --- reading -------------------------------------------------------------------
+
+    async def _fetchall(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+        try:
+            async with self._reader.execute(sql, params) as cursor:
+                return list(await cursor.fetchall())
+        except sqlite3.Error as exc:
+            raise StoreError(f"the database read failed: {exc}") from exc
+
+    async def player_locale(self, platform: str, player_id: str) -> str | None:
+        rows = await self._fetchall(
+            "SELECT locale FROM players WHERE platform = ? AND player_id = ?",
+            (platform, player_id),
+        )
+        return rows[0][0] if rows else None
+
+    async def load_run(self, run_id: str) -> Run | None:
+        rows = await self._fetchall(
+            "SELECT r.platform, r.workspace_id, r.channel_id, r.player_id, r.bank_id, r.locale,"
+            " r.seed, r.question_ids, r.position, r.correct, r.points, r.created_at,"
+            " COALESCE(p.name, '') FROM runs r LEFT JOIN players p"
+            " ON p.platform = r.platform AND p.player_id = r.player_id WHERE r.run_id = ?",
+            (run_id,),
+        )
+        if not rows:
+            return None
+        (platform, workspace, channel, player_id, bank_id, locale, seed, qids, position,
+         correct, points, created_at, name) = rows[0]  # fmt: skip
+        return Run(
+            id=run_id,
+            player=PlayerRef(platform, player_id, name),
+            scope=ScopeRef(platform, workspace, channel),
+            bank_id=bank_id,
+            locale=locale,
+            seed=seed,
+            question_ids=tuple(json.loads(qids)),
+            position=position,
+            correct=correct,
+            points=points,
+            created_at=created_at,
+        )
+
+    async def open_run_id(self, player: PlayerRef, scope: ScopeRef, bank_id: str) -> str | None:
+        """The player's newest unfinished run of a bank in a workspace, if any."""
+        rows = await self._fetchall(
+            "SELECT run_id FROM runs WHERE platform = ? AND workspace_id = ? AND player_id = ?"
+            " AND bank_id = ? AND position < json_array_length(question_ids)"
+            " ORDER BY created_at DESC LIMIT 1",
+            (player.platform, scope.workspace_id, player.id, bank_id),
+        )
+        return rows[0][0] if rows else None
+
+    async def standing(
+        self, scope: ScopeRef, bank_id: str, period: str, player_id: str | None, limit: int = 10
+    ) -> Standing:
+        """Top ``limit`` of a leaderboard, the asking player's row and the player count.
+        Served from the maintained totals through the ``totals_rank`` index."""
+        key = (scope.platform, scope.workspace_id, bank_id, period)
+        where = "t.platform = ? AND t.workspace_id = ? AND t.bank_id = ? AND t.period = ?"
+        top = await self._fetchall(
+            "SELECT t.player_id, COALESCE(p.name, ''), t.points, t.correct, t.answered"
+            " FROM totals t LEFT JOIN players p"
+            " ON p.platform = t.platform AND p.player_id = t.player_id"
+            f" WHERE {where} AND t.points > 0"
+            " ORDER BY t.points DESC, t.reached_at, t.player_id LIMIT ?",
+            (*key, limit),
+        )
+        rows = tuple(TotalRow(*row, rank=i) for i, row in enumerate(top, start=1))
+        count = await self._fetchall(
+            f"SELECT COUNT(*) FROM totals t WHERE {where} AND t.points > 0", key
+        )
+        you = next((row for row in rows if row.player_id == player_id), None)
+        if you is None and player_id is not None:
+            you = await self._rank_of(key, where, player_id)
+        return Standing(rows, you, count[0][0])
+
+    async def _rank_of(self, key: tuple[str, ...], where: str, player_id: str) -> TotalRow | None:
+        mine = await self._fetchall(
+            "SELECT t.points, t.correct, t.answered, t.reached_at, COALESCE(p.name, '')"
+            " FROM totals t LEFT JOIN players p"
+            " ON p.platform = t.platform AND p.player_id = t.player_id"
+            f" WHERE {where} AND t.player_id = ? AND t.points > 0",
+            (*key, player_id),
+        )
+        if not mine:
+            return None
+        points, correct, answered, reached_at, name = mine[0]
+        ahead = await self._fetchall(
+            f"SELECT COUNT(*) FROM totals t WHERE {where} AND (t.points > ? OR (t.points = ?"
+            " AND (t.reached_at < ? OR (t.reached_at = ? AND t.player_id < ?))))",
+            (*key, points, points, reached_at, reached_at, player_id),
+        )
+        return TotalRow(player_id, name, points, correct, answered, rank=ahead[0][0] + 1)
+
+    async def bank_totals(self, scope: ScopeRef, player_id: str) -> list[BankTotals]:
+        rows = await self._fetchall(
+            "SELECT bank_id, points, correct, answered FROM totals WHERE platform = ?"
+            " AND workspace_id = ? AND period = 'all' AND player_id = ? AND bank_id != ?"
+            " ORDER BY bank_id",
+            (scope.platform, scope.workspace_id, player_id, ALL_BANKS),
+        )
+        return [BankTotals(*row) for row in rows]
+
+
+async def _upsert_player(db: aiosqlite.Connection, player: PlayerRef) -> None:
+    await db.execute(
+        "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)"
+        " ON CONFLICT (platform, player_id) DO UPDATE SET"
+        " name = CASE WHEN excluded.name != '' THEN excluded.name ELSE name END",
+        (player.platform, player.id, player.name),
+    )
+
+
+async def _migrate(db: aiosqlite.Connection) -> None:
+    """Bring the schema to the newest version, one migration per transaction."""
+    async with db.execute("PRAGMA user_version") as cursor:
+        (version,) = await cursor.fetchone()  # type: ignore[misc]
+    if version > len(MIGRATIONS):
+        raise StoreError(
+            f"the database has schema version {version}, newer than this quizbot"
+            f" ({len(MIGRATIONS)}): upgrade quizbot"
+        )
+    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        statements = [s for s in script.split(";") if s.strip()]
+        await db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in statements:
+                await db.execute(statement)
+            await db.execute(f"PRAGMA user_version = {number}")
+            await db.execute("COMMIT")
+        except BaseException:
+            await db.execute("ROLLBACK")
+            raise
+        log.info("database migrated to schema version %d", number)
