@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
+import importlib
 import json
 import logging
 import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from types import ModuleType
 
 from bot import i18n
 from bot.banks import Catalog, default_directories, load_catalog
@@ -23,6 +25,7 @@ from bot.store import Store, StoreError
 from . import console
 
 log = logging.getLogger("quizbot")
+PLATFORMS = ("slack", "discord")
 
 
 def _catalog(report: bool = True) -> Catalog:
@@ -53,8 +56,35 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return asyncio.run(_with_engine(args.db, work))
 
 
+def _platform(name: str) -> ModuleType:
+    """A platform adapter package: it exposes ``configured(environ) -> bool``,
+    ``settings_problems(environ, args) -> list[str]`` and ``serve(engine, args)``."""
+    return importlib.import_module(f"adapters.{name}")
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
-    # Platforms arrive with their adapters; with no platform configured, play here.
+    names = PLATFORMS if args.platform in ("all", "auto") else (args.platform,)
+    if args.platform == "auto":
+        names = tuple(n for n in PLATFORMS if _platform(n).configured(os.environ))
+        if not names:
+            return _run_terminal(args)
+    if args.platform == "terminal":
+        return _run_terminal(args)
+    platforms = [_platform(n) for n in names]
+    problems = [line for p in platforms for line in p.settings_problems(os.environ, args)]
+    if problems:
+        for line in problems:
+            print(f"quizbot: {line}", file=sys.stderr)
+        return 2
+
+    async def work(engine: Engine) -> None:
+        await asyncio.gather(*(p.serve(engine, args) for p in platforms))
+
+    logging.getLogger().setLevel(logging.INFO)
+    return asyncio.run(_with_engine(args.db, work)) or 0
+
+
+def _run_terminal(args: argparse.Namespace) -> int:
     print("No chat platform is configured: starting a quiz in the terminal.\n")
     catalog = _catalog()
     topic = args.topic
@@ -66,6 +96,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
             topic = input(f"\nTopic [{first}]: ").strip() or first
     args.topic, args.player, args.lang, args.questions, args.new = topic, None, None, None, False
     return _cmd_play(args)
+
+
+def _cmd_discord_sync(args: argparse.Namespace) -> int:
+    return _platform("discord").sync_command(args)
 
 
 def _cmd_banks_list(args: argparse.Namespace) -> int:
@@ -136,7 +170,16 @@ def parser() -> argparse.ArgumentParser:
     play.set_defaults(func=_cmd_play)
 
     run = sub.add_parser("run", help="run the bot (terminal play when no platform is set up)")
-    run.add_argument("topic", nargs="?", help="topic for terminal play")
+    run.add_argument(
+        "platform",
+        nargs="?",
+        default="auto",
+        choices=("auto", "terminal", "all", *PLATFORMS),
+        help="where to run (default: every platform whose tokens are set, else the terminal)",
+    )
+    run.add_argument("--topic", help="topic for terminal play")
+    run.add_argument("--http", action="store_true", help="Slack: serve HTTP instead of Socket Mode")
+    run.add_argument("--port", type=int, default=3000, help="Slack HTTP port (default 3000)")
     db_option(run)
     run.set_defaults(func=_cmd_run)
 
@@ -150,6 +193,11 @@ def parser() -> argparse.ArgumentParser:
     exp.add_argument("--format", choices=["json"], default="json")
     exp.add_argument("ids", nargs="*", help="bank ids (default: all)")
     exp.set_defaults(func=_cmd_banks_export)
+
+    discord = sub.add_parser("discord", help="Discord maintenance")
+    discord_sub = discord.add_subparsers(dest="discord_command", required=True)
+    sync = discord_sub.add_parser("sync", help="push the slash commands to Discord now")
+    sync.set_defaults(func=_cmd_discord_sync)
 
     board = sub.add_parser("leaderboard", help="show the terminal leaderboard")
     board.add_argument("--bank", help="one topic only")

@@ -91,6 +91,7 @@ MIGRATIONS: tuple[str, ...] = (
         reached_at REAL NOT NULL DEFAULT 0,
         PRIMARY KEY (platform, workspace_id, bank_id, period, player_id)
     ) WITHOUT ROWID;
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
     CREATE INDEX totals_rank
         ON totals (platform, workspace_id, bank_id, period, points DESC, reached_at, player_id);
     """,
@@ -358,6 +359,18 @@ class Store:
 
         await self._write(work)
 
+    async def set_setting(self, key: str, value: str) -> None:
+        """Remember a small operational value (e.g. the hash of the synced commands)."""
+
+        async def work(db: aiosqlite.Connection) -> None:
+            await db.execute(
+                "INSERT INTO settings VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET"
+                " value = excluded.value",
+                (key, value),
+            )
+
+        await self._write(work)
+
     # --- reading -------------------------------------------------------------------
 
     async def _fetchall(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
@@ -366,6 +379,10 @@ class Store:
                 return list(await cursor.fetchall())
         except sqlite3.Error as exc:
             raise StoreError(f"the database read failed: {exc}") from exc
+
+    async def setting(self, key: str) -> str | None:
+        rows = await self._fetchall("SELECT value FROM settings WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
 
     async def player_locale(self, platform: str, player_id: str) -> str | None:
         rows = await self._fetchall(

@@ -1,0 +1,44 @@
+"""Shared fixtures. Every test fails on an ERROR log record: both chat libraries only
+log the exceptions raised in handlers, so a swallowed crash must not pass."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+
+from bot.banks import Catalog, default_directories, load_catalog
+from bot.engine import Engine
+from bot.store import Store
+
+FIXTURES = Path(__file__).parent / "fixtures"
+REPO = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    caplog.set_level(logging.INFO)
+    yield
+    errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    if errors:
+        pytest.fail("ERROR log records: " + "; ".join(r.getMessage() for r in errors))
+
+
+@pytest.fixture
+def catalog() -> Catalog:
+    """The shipped banks plus the tiny fixture bank."""
+    return load_catalog([*default_directories({}), FIXTURES / "tiny.yaml"])
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    opened = await Store.open(tmp_path / "quiz.db")
+    yield opened
+    await opened.close()
+
+
+@pytest.fixture
+async def engine(catalog: Catalog, store: Store) -> Engine:
+    return Engine(catalog, store)
