@@ -173,10 +173,12 @@ class _Reader:
             return None
 
     def bank(self, root: Node) -> Bank | None:
+        id_node = _value_of(root, "id")
+        if id_node is not None:
+            self.bank_id = self.attempt(self.ident, id_node, "bank id")
         fields = self.mapping(root, "the bank", BANK_KEYS)
         if not self.require(root, fields, REQUIRED_BANK_KEYS, "the bank"):
             return None
-        self.bank_id = self.attempt(self.ident, fields["id"], "bank id")
         title = self.attempt(self.localized, fields["title"], "title")
         description = self.attempt(self.localized, fields["description"], "description")
         aliases = self.attempt(self.optional, fields, "aliases", self.texts, ())
@@ -209,14 +211,16 @@ class _Reader:
         return tuple(out)
 
     def question(self, node: Node, seen: set[str]) -> Question | None:
-        fields = self.mapping(node, "the question", QUESTION_KEYS)
-        if "id" in fields:
-            qid = self.ident(fields["id"], "question id")
+        id_node = _value_of(node, "id")
+        if id_node is not None:
+            # Read the id first so every later error can name the question.
+            qid = self.ident(id_node, "question id")
             self.question_id = qid
             if qid in seen:
-                self.error(fields["id"], f"duplicate question id '{qid}'")
+                self.error(id_node, f"duplicate question id '{qid}'")
             seen.add(qid)
         before = len(self.errors)
+        fields = self.mapping(node, "the question", QUESTION_KEYS)
         if not self.require(node, fields, REQUIRED_QUESTION_KEYS, "the question"):
             return None
         prompt = self.attempt(self.localized, fields["prompt"], "prompt")
@@ -275,6 +279,12 @@ class _Reader:
         if value not in DIFFICULTIES:
             raise self.fail(node, f"difficulty '{value}' is not one of {', '.join(DIFFICULTIES)}")
         return value
+
+
+def _value_of(node: Node, key: str) -> Node | None:
+    if not isinstance(node, MappingNode):
+        return None
+    return next((v for k, v in node.value if isinstance(k, ScalarNode) and k.value == key), None)
 
 
 def parse_bank(text: str, path: str) -> tuple[Bank | None, list[BankError]]:

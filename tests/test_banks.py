@@ -1,0 +1,187 @@
+"""Bank loading: every shipped bank is valid; every kind of broken bank is rejected
+with its file, line and question id, and never takes the other banks down."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.banks import Catalog, default_directories, load_catalog, parse_bank
+from bot.i18n import LOCALES
+
+from .conftest import FIXTURES
+
+TINY = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
+SHIPPED = ("offloading", "mixed-precision")
+
+
+def test_shipped_banks_are_valid_and_complete() -> None:
+    catalog = load_catalog(default_directories({}))
+    assert catalog.errors == ()
+    assert [b.id for b in catalog.banks] == sorted(SHIPPED)
+    for bank in catalog.banks:
+        assert len(bank.questions) == 8
+        assert set(bank.title) == set(bank.description) == set(LOCALES)
+        for question in bank.questions:
+            assert len(question.choices) == 4
+            assert question.references
+            for text in (question.prompt, question.explanation, *question.choices):
+                assert set(text) == set(LOCALES)
+
+
+def test_aliases_and_titles_find_banks() -> None:
+    catalog = load_catalog(default_directories({}))
+    assert catalog.find("mixed_precision").id == "mixed-precision"  # type: ignore[union-attr]
+    assert catalog.find("AMP").id == "mixed-precision"  # type: ignore[union-attr]
+    assert catalog.find("Mixed precision training").id == "mixed-precision"  # type: ignore[union-attr]
+    assert catalog.closest("ofloading").id == "offloading"  # type: ignore[union-attr]
+    assert catalog.find("nonsense") is None
+
+
+def broken(old: str, new: str) -> str:
+    assert old in TINY, old
+    return TINY.replace(old, new, 1)
+
+
+def line_of(text: str, needle: str) -> int:
+    """The last line holding the needle (for a duplicate, the repeat)."""
+    return max(i for i, line in enumerate(text.splitlines(), 1) if needle in line)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "needle", "question", "message"),
+    [
+        (
+            'prompt: {en: "One plus one?", hi: "एक और एक?", bn: "এক আর এক?"}',
+            'prompt: {en: "One plus one?", hi: "एक और एक?"}',
+            "One plus one?",
+            "tiny-one",
+            "missing the translation(s): bn",
+        ),
+        ("    answer: 0", "    answer: 7", "answer: 7", "tiny-one", "answer 7 is out of range"),
+        ('  - id: "tiny-two"', '  - id: "tiny-one"', '- id: "tiny-one"', "tiny-one", "duplicate"),
+        (
+            '- {en: "Three", hi: "तीन", bn: "তিন"}',
+            '- {en: "two", hi: "तीन", bn: "তিন"}',
+            '{en: "two"',
+            "tiny-one",
+            "choice 2 repeats another choice (en)",
+        ),
+        (
+            '    difficulty: "easy"',
+            '    difficulty: "easy"\n    hint: "think"',
+            "hint:",
+            "tiny-one",
+            "unknown key 'hint'",
+        ),
+        (
+            '- {en: "Five", hi: "पाँच", bn: "পাঁচ"}',
+            '- {en: no, hi: "पाँच", bn: "পাঁচ"}',
+            "en: no",
+            "tiny-two",
+            "which YAML reads as a boolean: quote it",
+        ),
+        (
+            '    references: ["https://example.org/arithmetic"]\n  - id: "tiny-two"',
+            '    references: []\n  - id: "tiny-two"',
+            "references: []",
+            "tiny-one",
+            "at least one reference",
+        ),
+    ],
+    ids=[
+        "missing-translation",
+        "answer-out-of-range",
+        "duplicate-id",
+        "duplicate-choice",
+        "unknown-key",
+        "boolean-trap",
+        "no-reference",
+    ],
+)
+def test_broken_bank_errors_name_file_line_and_question(
+    old: str, new: str, needle: str, question: str, message: str
+) -> None:
+    text = broken(old, new)
+    bank, errors = parse_bank(text, "banks/broken.yaml")
+    assert bank is None
+    assert len(errors) >= 1
+    error = errors[0]
+    assert message in error.message
+    assert error.path == "banks/broken.yaml"
+    assert error.bank_id == "tiny"
+    assert error.question_id == question
+    assert error.line == line_of(text, needle)
+    assert str(error).startswith(f"banks/broken.yaml:{error.line}: bank tiny: question {question}:")
+
+
+def test_yaml_syntax_error_names_the_line() -> None:
+    text = broken('    answer: 1', '    answer: [1')
+    bank, errors = parse_bank(text, "x.yaml")
+    assert bank is None
+    assert "YAML syntax error" in errors[0].message
+    assert errors[0].line >= line_of(text, "answer: [1")
+
+
+def test_all_errors_of_a_file_are_reported_at_once() -> None:
+    text = broken("    answer: 0", "    answer: 9").replace("    answer: 1", "    answer: -1")
+    _, errors = parse_bank(text, "x.yaml")
+    assert [e.question_id for e in errors] == ["tiny-one", "tiny-two"]
+
+
+def test_a_broken_bank_does_not_take_the_others_down(tmp_path: Path) -> None:
+    (tmp_path / "good.yaml").write_text(TINY, encoding="utf-8")
+    other = TINY.replace("id: tiny", "id: other").replace('aliases: ["small-one"]', "")
+    (tmp_path / "bad.yaml").write_text(other.replace("answer: 0", "answer: 5"), encoding="utf-8")
+    (tmp_path / "clash.yaml").write_text(TINY, encoding="utf-8")  # same id as good.yaml
+    catalog = load_catalog([tmp_path])
+    assert [b.id for b in catalog.banks] == ["tiny"]
+    messages = [str(e) for e in catalog.errors]
+    assert any("bad.yaml" in m and "question tiny-one" in m for m in messages)
+    assert any("clash.yaml" in m and "already used" in m for m in messages)
+
+
+def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "adapters.cli", *args],
+        capture_output=True,
+        text=True,
+        input=stdin,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_banks_check_command(tmp_path: Path) -> None:
+    ok = run_cli("banks", "check")
+    assert ok.returncode == 0, ok.stderr
+    assert "2 bank(s) valid, 16 questions; 0 error(s)" in ok.stdout
+    bad = tmp_path / "bad.yaml"
+    bad.write_text(broken("    answer: 1", "    answer: 4"), encoding="utf-8")
+    failed = run_cli("banks", "check", str(bad))
+    assert failed.returncode == 1
+    line = line_of(bad.read_text(encoding="utf-8"), "answer: 4")
+    assert f"{bad}:{line}: bank tiny: question tiny-two: answer 4 is out of range" in failed.stderr
+
+
+def test_export_json_shape() -> None:
+    result = run_cli("banks", "export", "--format", "json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    catalog: Catalog = load_catalog(default_directories({}))
+    assert [b["id"] for b in data["banks"]] == [b.id for b in catalog.banks]
+    for exported, bank in zip(data["banks"], catalog.banks, strict=True):
+        assert set(exported) == {"id", "title", "questions"}
+        assert len(exported["questions"]) == 8
+        for q, question in zip(exported["questions"], bank.questions, strict=True):
+            assert set(q) == {"id", "prompt", "choices", "answer", "explanation", "references"}
+            assert q["id"] == question.id and q["answer"] == question.answer
+            assert q["choices"][q["answer"]] == dict(question.choices[question.answer])
+            for text in (q["prompt"], q["explanation"], *q["choices"]):
+                assert set(text) == set(LOCALES) and all(text.values())
+    one = json.loads(run_cli("banks", "export", "amp").stdout)
+    assert [b["id"] for b in one["banks"]] == ["mixed-precision"]
