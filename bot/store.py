@@ -175,16 +175,23 @@ class Store:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
+        opened: list[aiosqlite.Connection] = []
         try:
             writer = await aiosqlite.connect(path, isolation_level=None)
+            opened.append(writer)
             await writer.execute("PRAGMA journal_mode=WAL")
-            await writer.execute("PRAGMA synchronous=NORMAL")
+            await writer.execute("PRAGMA synchronous=FULL")
             await writer.execute("PRAGMA busy_timeout=5000")
             await writer.execute("PRAGMA foreign_keys=ON")
             await _migrate(writer)
             reader = await aiosqlite.connect(path, isolation_level=None)
+            opened.append(reader)
             await reader.execute("PRAGMA busy_timeout=5000")
-        except sqlite3.Error as exc:
+        except (sqlite3.Error, StoreError) as exc:
+            for connection in opened:
+                await connection.close()
+            if isinstance(exc, StoreError):
+                raise
             raise StoreError(f"cannot open the database {path}: {exc}") from exc
         return cls(path, writer, reader)
 

@@ -120,7 +120,7 @@ def test_broken_bank_errors_name_file_line_and_question(
 
 
 def test_yaml_syntax_error_names_the_line() -> None:
-    text = broken('    answer: 1', '    answer: [1')
+    text = broken("    answer: 1", "    answer: [1")
     bank, errors = parse_bank(text, "x.yaml")
     assert bank is None
     assert "YAML syntax error" in errors[0].message

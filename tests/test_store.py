@@ -1,0 +1,143 @@
+"""The SQLite store: migrations, exactly-once answers, leaderboards, resumable runs and
+group commit."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import aiosqlite
+import pytest
+
+from bot.banks import Catalog
+from bot.engine import Engine
+from bot.refs import PlayerRef, ScopeRef
+from bot.store import MIGRATIONS, Store, StoreError
+from bot.views import Feedback, Leaderboard, Notice, QuestionView
+
+from .test_engine import ANA, TEAM, play, right_choice, wrong_choice
+
+
+async def test_migrates_an_empty_file(tmp_path: Path) -> None:
+    path = tmp_path / "new.db"
+    store = await Store.open(path)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert {"players", "runs", "answers", "attempts", "totals", "settings"} <= tables
+    again = await Store.open(path)  # reopening runs no migration twice
+    await again.close()
+
+
+async def test_refuses_a_newer_schema(tmp_path: Path) -> None:
+    path = tmp_path / "future.db"
+    with sqlite3.connect(path) as db:
+        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+    with pytest.raises(StoreError, match="newer than this quizbot"):
+        await Store.open(path)
+
+
+async def test_same_answer_twice_at_once_counts_once(engine: Engine, store: Store) -> None:
+    view = await engine.start_quiz(ANA, TEAM, "tiny", "en")
+    assert isinstance(view, QuestionView)
+    right = right_choice(engine, view)
+    wrong = wrong_choice(engine, view)
+    results = await asyncio.gather(*(engine.click(ANA, a) for a in [right] * 10 + [wrong] * 10))
+    feedback = [r for r in results if isinstance(r, Feedback)]
+    notices = [r for r in results if isinstance(r, Notice)]
+    assert len(feedback) == 1 and feedback[0].correct
+    assert {n.kind for n in notices} == {"already_answered"}
+    board = await engine.leaderboard(ANA, TEAM, "en")
+    assert isinstance(board, Leaderboard)
+    assert [(r.points, r.correct, r.answered) for r in board.rows] == [(10, 1, 1)]
+    with sqlite3.connect(store.path) as db:
+        assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
+
+
+async def test_leaderboard_ranks_many_players(engine: Engine) -> None:
+    players = [PlayerRef("slack", f"p{i:02d}", f"Player {i}") for i in range(15)]
+    for i, player in enumerate(players):
+        await play(engine, player, "tiny", right=i % 3 != 0)
+    board = await engine.leaderboard(players[14], TEAM, "en")
+    assert isinstance(board, Leaderboard)
+    assert len(board.rows) == 10
+    assert [r.rank for r in board.rows] == list(range(1, 11))
+    points = [r.points for r in board.rows]
+    assert points == sorted(points, reverse=True)
+    # Players 1, 2, 4, 5, 7, ... scored 30 in that order; ties go to whoever got there first.
+    scorers = [p.id for i, p in enumerate(players) if i % 3 != 0]
+    assert [r.player_id for r in board.rows] == scorers
+    assert board.you is not None and board.you.rank == 10 and board.you.name == "Player 14"
+    zero = await engine.leaderboard(players[0], TEAM, "en")
+    assert isinstance(zero, Leaderboard) and zero.you is None
+
+
+async def test_a_run_resumes_after_reopening(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "resume.db"
+    store = await Store.open(path)
+    engine = Engine(catalog, store)
+    view = await engine.start_quiz(ANA, TEAM, "offloading", "hi")
+    assert isinstance(view, QuestionView)
+    feedback = await engine.click(ANA, right_choice(engine, view))
+    assert isinstance(feedback, Feedback)
+    await store.close()
+
+    reopened = await Store.open(path)
+    engine = Engine(catalog, reopened)
+    nxt = await engine.click(ANA, feedback.next_action)  # type: ignore[arg-type]
+    assert isinstance(nxt, QuestionView)
+    assert (nxt.number, nxt.locale, nxt.run_id) == (2, "hi", view.run_id)
+    resumed = await engine.start_quiz(ANA, TEAM, "offloading", "en", resume=True)
+    assert isinstance(resumed, QuestionView) and resumed.run_id == view.run_id
+    assert [c.text for c in resumed.choices] == [c.text for c in nxt.choices]
+    await reopened.close()
+
+
+async def test_group_commit_batches_and_keeps_order(store: Store) -> None:
+    seen: list[int] = []
+
+    async def write(i: int) -> int:
+        async def work(db: aiosqlite.Connection) -> int:
+            await db.execute("INSERT INTO settings VALUES (?, ?)", (f"k{i}", str(i)))
+            seen.append(i)
+            return i
+
+        return await store._write(work)
+
+    results = await asyncio.gather(*(write(i) for i in range(100)))
+    assert results == list(range(100))
+    assert seen == list(range(100))  # committed in arrival order
+    assert await store.setting("k99") == "99"
+
+
+async def test_a_failed_write_fails_only_its_caller(store: Store) -> None:
+    async def good(key: str) -> None:
+        await store.set_setting(key, "ok")
+
+    async def bad() -> None:
+        async def work(db: aiosqlite.Connection) -> None:
+            await db.execute("INSERT INTO no_such_table VALUES (1)")
+
+        await store._write(work)
+
+    results = await asyncio.gather(good("a"), bad(), good("b"), return_exceptions=True)
+    assert results[0] is None and results[2] is None
+    assert isinstance(results[1], StoreError) and "no_such_table" in str(results[1])
+    assert await store.setting("a") == "ok" and await store.setting("b") == "ok"
+
+
+async def test_answers_survive_a_reopen(tmp_path: Path, catalog: Catalog) -> None:
+    path = tmp_path / "durable.db"
+    store = await Store.open(path)
+    await play(Engine(catalog, store), ANA, "tiny", right=True)
+    await store.close()
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert db.execute("SELECT COUNT(*), SUM(points) FROM answers").fetchone() == (2, 30)
+    reopened = await Store.open(path)
+    board = await Engine(catalog, reopened).leaderboard(ANA, ScopeRef("slack", "T1"), "en")
+    assert isinstance(board, Leaderboard) and board.you and board.you.points == 30
+    await reopened.close()
