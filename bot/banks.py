@@ -11,6 +11,7 @@ import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -59,8 +60,12 @@ class Bank:
     tags: tuple[str, ...] = ()
     path: str = ""
 
+    @cached_property
+    def _by_id(self) -> dict[str, Question]:
+        return {q.id: q for q in self.questions}
+
     def question(self, question_id: str) -> Question | None:
-        return next((q for q in self.questions if q.id == question_id), None)
+        return self._by_id.get(question_id)
 
 
 @dataclass(frozen=True)
@@ -329,6 +334,7 @@ class Catalog:
     def get(self, bank_id: str) -> Bank | None:
         return next((b for b in self.banks if b.id == bank_id), None)
 
+    @cached_property
     def _names(self) -> dict[str, Bank]:
         names: dict[str, Bank] = {}
         for bank in self.banks:
@@ -337,10 +343,10 @@ class Catalog:
         return names
 
     def find(self, topic: str) -> Bank | None:
-        return self._names().get(_normal(topic))
+        return self._names.get(_normal(topic))
 
     def closest(self, topic: str) -> Bank | None:
-        names = self._names()
+        names = self._names
         match = difflib.get_close_matches(_normal(topic), list(names), n=1, cutoff=0.5)
         return names[match[0]] if match else None
 

@@ -150,11 +150,12 @@ class Engine:
         view = self._question_view(run, bank)
         after = run.after_answer(recorded.correct, recorded.points)
         summary = await self._summary(after, bank) if after.finished else None
+        order = run.choice_order(question)
         return Feedback(
             locale=run.locale,
             question=view,
-            chosen=view.choices[run.choice_order(question).index(action.choice)],
-            answer=view.choices[run.choice_order(question).index(question.answer)],
+            chosen=view.choices[order.index(action.choice)],
+            answer=view.choices[order.index(question.answer)],
             correct=correct,
             explanation=i18n.pick(question.explanation, run.locale),
             references=question.references,

@@ -164,6 +164,54 @@ CATALOG: Mapping[str, Mapping[str, str]] = {
         "hi": "क्षमा करें, हमारी ओर से कुछ गड़बड़ हुई। कृपया थोड़ी देर में फिर कोशिश करें।",
         "bn": "দুঃখিত, আমাদের দিক থেকে কিছু ভুল হয়েছে। একটু পরে আবার চেষ্টা করুন।",
     },
+    # Discord: the help line and the slash commands' descriptions (at most 100 characters;
+    # Discord shows them translated to Hindi clients, and has no Bengali client locale).
+    "discord_usage": {
+        "en": "Start a quiz with /quiz <topic>. Also: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics.",
+        "hi": "क्विज़ शुरू करें: /quiz <विषय>। और भी: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics।",
+        "bn": "কুইজ শুরু করুন: /quiz <বিষয়>। আরও: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics।",
+    },
+    "cmd_quiz": {
+        "en": "Start a quiz on a topic (only you see it)",
+        "hi": "किसी विषय पर क्विज़ शुरू करें (केवल आपको दिखेगा)",
+        "bn": "কোনো বিষয়ে কুইজ শুরু করুন (শুধু আপনি দেখবেন)",
+    },
+    "cmd_leaderboard": {
+        "en": "Show this server's quiz leaderboard",
+        "hi": "इस सर्वर का क्विज़ लीडरबोर्ड दिखाएँ",
+        "bn": "এই সার্ভারের কুইজ লিডারবোর্ড দেখান",
+    },
+    "cmd_stats": {
+        "en": "Your quiz stats on this server",
+        "hi": "इस सर्वर पर आपके क्विज़ आँकड़े",
+        "bn": "এই সার্ভারে আপনার কুইজের পরিসংখ্যান",
+    },
+    "cmd_lang": {
+        "en": "Choose the language of your quizzes",
+        "hi": "अपने क्विज़ की भाषा चुनें",
+        "bn": "আপনার কুইজের ভাষা বেছে নিন",
+    },
+    "cmd_topics": {
+        "en": "List the quiz topics",
+        "hi": "क्विज़ विषयों की सूची देखें",
+        "bn": "কুইজের বিষয়গুলোর তালিকা দেখুন",
+    },
+    "opt_topic": {
+        "en": "Topic: an id, alias or title, e.g. offloading",
+        "hi": "विषय: आईडी, उपनाम या शीर्षक, जैसे offloading",
+        "bn": "বিষয়: আইডি, উপনাম বা শিরোনাম, যেমন offloading",
+    },
+    "opt_board_topic": {
+        "en": "Only this topic (default: all topics)",
+        "hi": "केवल यह विषय (डिफ़ॉल्ट: सभी विषय)",
+        "bn": "শুধু এই বিষয় (ডিফল্ট: সব বিষয়)",
+    },
+    "opt_period": {
+        "en": "Time period (default: all time)",
+        "hi": "समय अवधि (डिफ़ॉल्ट: सर्वकालिक)",
+        "bn": "সময়কাল (ডিফল্ট: সর্বকালের)",
+    },
+    "opt_language": {"en": "Language", "hi": "भाषा", "bn": "ভাষা"},
 }
 
 

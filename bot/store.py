@@ -13,10 +13,12 @@ import contextlib
 import json
 import logging
 import sqlite3
-from collections.abc import Awaitable, Callable, Sequence
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import aiosqlite
 
@@ -29,6 +31,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 ALL_BANKS = "*"
 MAX_BATCH = 512
+CACHED_RUNS = 50_000
+CACHED_PLAYERS = 50_000
 
 MIGRATIONS: tuple[str, ...] = (
     # 1: players, runs, answers, first attempts and maintained leaderboard totals.
@@ -157,39 +161,59 @@ class BankTotals:
     answered: int
 
 
-_Work = Callable[[aiosqlite.Connection], Awaitable[Any]]
+_Work = Callable[[sqlite3.Connection], Any]
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+class _Lru(Generic[K, V]):
+    """A bounded cache of hot rows (runs in progress, player languages), so a click
+    needs no database read. Only this process writes the database, and every write
+    goes through the store, which updates the cache after the commit."""
+
+    def __init__(self, size: int):
+        self._size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def get(self, key: K) -> V | None:
+        value = self._items.get(key)
+        if value is not None:
+            self._items.move_to_end(key)
+        return value
+
+    def put(self, key: K, value: V) -> None:
+        self._items[key] = value
+        self._items.move_to_end(key)
+        if len(self._items) > self._size:
+            self._items.popitem(last=False)
 
 
 class Store:
     """The async interface to the database; open with ``await Store.open(path)``."""
 
-    def __init__(self, path: str, writer: aiosqlite.Connection, reader: aiosqlite.Connection):
+    def __init__(self, path: str, writer: _WriterThread, reader: aiosqlite.Connection):
         self.path = path
         self._writer = writer
         self._reader = reader
+        self._runs: _Lru[str, Run] = _Lru(CACHED_RUNS)
+        self._locales: _Lru[tuple[str, str], tuple[str | None]] = _Lru(CACHED_PLAYERS)
         self._queue: asyncio.Queue[tuple[_Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="quizbot-store-writer")
 
     @classmethod
     async def open(cls, path: str | Path) -> Store:
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        opened: list[aiosqlite.Connection] = []
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        writer = _WriterThread()
+        reader: aiosqlite.Connection | None = None
         try:
-            writer = await aiosqlite.connect(path, isolation_level=None)
-            opened.append(writer)
-            await writer.execute("PRAGMA journal_mode=WAL")
-            await writer.execute("PRAGMA synchronous=FULL")
-            await writer.execute("PRAGMA busy_timeout=5000")
-            await writer.execute("PRAGMA foreign_keys=ON")
-            await _migrate(writer)
+            await writer.call(_open_writer, path)
             reader = await aiosqlite.connect(path, isolation_level=None)
-            opened.append(reader)
             await reader.execute("PRAGMA busy_timeout=5000")
         except (sqlite3.Error, StoreError) as exc:
-            for connection in opened:
-                await connection.close()
+            if reader is not None:
+                await reader.close()
+            await writer.close()
             if isinstance(exc, StoreError):
                 raise
             raise StoreError(f"cannot open the database {path}: {exc}") from exc
@@ -204,7 +228,7 @@ class Store:
 
     # --- writing -------------------------------------------------------------------
 
-    async def _write(self, work: Callable[[aiosqlite.Connection], Awaitable[T]]) -> T:
+    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         await self._queue.put((work, future))
         return await future
@@ -220,7 +244,7 @@ class Store:
         """One transaction for the whole batch; if it fails, each item is retried alone
         so that one bad write fails only its own caller."""
         try:
-            results = await self._transaction([work for work, _ in batch])
+            results = await self._writer.call(_transaction, [work for work, _ in batch])
         except Exception as exc:
             if len(batch) > 1:
                 for item in batch:
@@ -236,20 +260,9 @@ class Store:
             if not future.done():
                 future.set_result(result)
 
-    async def _transaction(self, works: Sequence[_Work]) -> list[Any]:
-        await self._writer.execute("BEGIN IMMEDIATE")
-        try:
-            results = [await work(self._writer) for work in works]
-            await self._writer.execute("COMMIT")
-        except BaseException:
-            with contextlib.suppress(sqlite3.Error):
-                await self._writer.execute("ROLLBACK")
-            raise
-        return results
-
     async def save_run(self, run: Run) -> None:
-        async def work(db: aiosqlite.Connection) -> None:
-            await db.execute(
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT INTO runs (run_id, platform, workspace_id, channel_id, player_id,"
                 " bank_id, locale, seed, question_ids, position, correct, points,"
                 " created_at, updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -270,17 +283,18 @@ class Store:
                     run.created_at,
                 ),
             )
-            await _upsert_player(db, run.player)
+            _upsert_player(db, run.player)
 
         await self._write(work)
+        self._runs.put(run.id, run)
 
     async def record_answer(self, record: AnswerRecord) -> Recorded:
         """Write one answer with its totals and run progress; a repeat of an answered
         position changes nothing and reports the answer on record."""
         run = record.run
 
-        async def work(db: aiosqlite.Connection) -> Recorded:
-            cursor = await db.execute(
+        def work(db: sqlite3.Connection) -> Recorded:
+            cursor = db.execute(
                 "INSERT INTO answers (run_id, position, platform, workspace_id, player_id,"
                 " bank_id, question_id, choice, correct, points, answered_at)"
                 " VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (run_id, position) DO NOTHING",
@@ -299,13 +313,12 @@ class Store:
                 ),
             )
             if cursor.rowcount == 0:
-                async with db.execute(
+                choice, correct, points = db.execute(
                     "SELECT choice, correct, points FROM answers WHERE run_id = ? AND position = ?",
                     (run.id, run.position),
-                ) as rows:
-                    choice, correct, points = await rows.fetchone()  # type: ignore[misc]
+                ).fetchone()
                 return Recorded(points, points == 0, True, choice, bool(correct))
-            cursor = await db.execute(
+            cursor = db.execute(
                 "INSERT INTO attempts VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING",
                 (
                     run.player.platform,
@@ -318,11 +331,11 @@ class Store:
             practice = cursor.rowcount == 0
             points = 0 if practice else record.points
             if practice and record.points:
-                await db.execute(
+                db.execute(
                     "UPDATE answers SET points = 0 WHERE run_id = ? AND position = ?",
                     (run.id, run.position),
                 )
-            await db.executemany(
+            db.executemany(
                 _TOTALS_UPSERT,
                 [
                     (
@@ -339,38 +352,42 @@ class Store:
                     for period in period_keys(record.at)
                 ],
             )
-            await db.execute(
+            db.execute(
                 "UPDATE runs SET position = position + 1, correct = correct + ?,"
                 " points = points + ?, updated_at = ? WHERE run_id = ?",
                 (int(record.correct), points, record.at, run.id),
             )
             return Recorded(points, practice, False, record.choice, record.correct)
 
-        return await self._write(work)
+        recorded = await self._write(work)
+        if not recorded.duplicate:
+            self._runs.put(run.id, run.after_answer(recorded.correct, recorded.points))
+        return recorded
 
     async def save_player(self, player: PlayerRef) -> None:
         """Refresh a player's display name."""
 
-        async def work(db: aiosqlite.Connection) -> None:
-            await _upsert_player(db, player)
+        def work(db: sqlite3.Connection) -> None:
+            _upsert_player(db, player)
 
         await self._write(work)
 
     async def set_player_locale(self, player: PlayerRef, locale: str | None) -> None:
-        async def work(db: aiosqlite.Connection) -> None:
-            await _upsert_player(db, player)
-            await db.execute(
+        def work(db: sqlite3.Connection) -> None:
+            _upsert_player(db, player)
+            db.execute(
                 "UPDATE players SET locale = ? WHERE platform = ? AND player_id = ?",
                 (locale, player.platform, player.id),
             )
 
         await self._write(work)
+        self._locales.put((player.platform, player.id), (locale,))
 
     async def set_setting(self, key: str, value: str) -> None:
         """Remember a small operational value (e.g. the hash of the synced commands)."""
 
-        async def work(db: aiosqlite.Connection) -> None:
-            await db.execute(
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
                 "INSERT INTO settings VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET"
                 " value = excluded.value",
                 (key, value),
@@ -392,13 +409,20 @@ class Store:
         return rows[0][0] if rows else None
 
     async def player_locale(self, platform: str, player_id: str) -> str | None:
-        rows = await self._fetchall(
-            "SELECT locale FROM players WHERE platform = ? AND player_id = ?",
-            (platform, player_id),
-        )
-        return rows[0][0] if rows else None
+        cached = self._locales.get((platform, player_id))
+        if cached is None:
+            rows = await self._fetchall(
+                "SELECT locale FROM players WHERE platform = ? AND player_id = ?",
+                (platform, player_id),
+            )
+            cached = (rows[0][0] if rows else None,)
+            self._locales.put((platform, player_id), cached)
+        return cached[0]
 
     async def load_run(self, run_id: str) -> Run | None:
+        cached = self._runs.get(run_id)
+        if cached is not None:
+            return cached
         rows = await self._fetchall(
             "SELECT r.platform, r.workspace_id, r.channel_id, r.player_id, r.bank_id, r.locale,"
             " r.seed, r.question_ids, r.position, r.correct, r.points, r.created_at,"
@@ -410,7 +434,7 @@ class Store:
             return None
         (platform, workspace, channel, player_id, bank_id, locale, seed, qids, position,
          correct, points, created_at, name) = rows[0]  # fmt: skip
-        return Run(
+        run = Run(
             id=run_id,
             player=PlayerRef(platform, player_id, name),
             scope=ScopeRef(platform, workspace, channel),
@@ -423,6 +447,8 @@ class Store:
             points=points,
             created_at=created_at,
         )
+        self._runs.put(run_id, run)
+        return run
 
     async def open_run_id(self, player: PlayerRef, scope: ScopeRef, bank_id: str) -> str | None:
         """The player's newest unfinished run of a bank in a workspace, if any."""
@@ -486,8 +512,8 @@ class Store:
         return [BankTotals(*row) for row in rows]
 
 
-async def _upsert_player(db: aiosqlite.Connection, player: PlayerRef) -> None:
-    await db.execute(
+def _upsert_player(db: sqlite3.Connection, player: PlayerRef) -> None:
+    db.execute(
         "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)"
         " ON CONFLICT (platform, player_id) DO UPDATE SET"
         " name = CASE WHEN excluded.name != '' THEN excluded.name ELSE name END",
@@ -495,10 +521,9 @@ async def _upsert_player(db: aiosqlite.Connection, player: PlayerRef) -> None:
     )
 
 
-async def _migrate(db: aiosqlite.Connection) -> None:
+def _migrate(db: sqlite3.Connection) -> None:
     """Bring the schema to the newest version, one migration per transaction."""
-    async with db.execute("PRAGMA user_version") as cursor:
-        (version,) = await cursor.fetchone()  # type: ignore[misc]
+    (version,) = db.execute("PRAGMA user_version").fetchone()
     if version > len(MIGRATIONS):
         raise StoreError(
             f"the database has schema version {version}, newer than this quizbot"
@@ -506,13 +531,58 @@ async def _migrate(db: aiosqlite.Connection) -> None:
         )
     for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
         statements = [s for s in script.split(";") if s.strip()]
-        await db.execute("BEGIN IMMEDIATE")
+        db.execute("BEGIN IMMEDIATE")
         try:
             for statement in statements:
-                await db.execute(statement)
-            await db.execute(f"PRAGMA user_version = {number}")
-            await db.execute("COMMIT")
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number}")
+            db.execute("COMMIT")
         except BaseException:
-            await db.execute("ROLLBACK")
+            db.execute("ROLLBACK")
             raise
         log.info("database migrated to schema version %d", number)
+
+
+class _WriterThread:
+    """The one thread that owns the writing connection. A whole batch runs in it in one
+    hop, instead of one event-loop round trip per statement."""
+
+    def __init__(self) -> None:
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="quizbot-writer")
+        self.connection: sqlite3.Connection | None = None
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._executor, lambda: fn(self, *args))
+
+    async def close(self) -> None:
+        def shut(writer: _WriterThread) -> None:
+            if writer.connection is not None:
+                writer.connection.close()
+
+        await self.call(shut)
+        self._executor.shutdown(wait=True)
+
+
+def _open_writer(writer: _WriterThread, path: str) -> None:
+    db = sqlite3.connect(path, isolation_level=None)
+    writer.connection = db
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")  # an acknowledged answer survives power loss too
+    db.execute("PRAGMA busy_timeout=5000")
+    db.execute("PRAGMA foreign_keys=ON")
+    _migrate(db)
+
+
+def _transaction(writer: _WriterThread, works: Sequence[_Work]) -> list[Any]:
+    db = writer.connection
+    assert db is not None
+    db.execute("BEGIN IMMEDIATE")
+    try:
+        results = [work(db) for work in works]
+        db.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(sqlite3.Error):
+            db.execute("ROLLBACK")
+        raise
+    return results

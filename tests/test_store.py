@@ -7,7 +7,6 @@ import asyncio
 import sqlite3
 from pathlib import Path
 
-import aiosqlite
 import pytest
 
 from bot.banks import Catalog
@@ -100,8 +99,8 @@ async def test_group_commit_batches_and_keeps_order(store: Store) -> None:
     seen: list[int] = []
 
     async def write(i: int) -> int:
-        async def work(db: aiosqlite.Connection) -> int:
-            await db.execute("INSERT INTO settings VALUES (?, ?)", (f"k{i}", str(i)))
+        def work(db: sqlite3.Connection) -> int:
+            db.execute("INSERT INTO settings VALUES (?, ?)", (f"k{i}", str(i)))
             seen.append(i)
             return i
 
@@ -118,8 +117,8 @@ async def test_a_failed_write_fails_only_its_caller(store: Store) -> None:
         await store.set_setting(key, "ok")
 
     async def bad() -> None:
-        async def work(db: aiosqlite.Connection) -> None:
-            await db.execute("INSERT INTO no_such_table VALUES (1)")
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("INSERT INTO no_such_table VALUES (1)")
 
         await store._write(work)
 
