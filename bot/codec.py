@@ -2,7 +2,8 @@
 
 An id carries everything needed to act on a click after a restart, so buttons keep
 working without any state in memory: ``qz:a:<run>:<position>:<choice>`` answers,
-``qz:n:<run>:<position>`` shows the next question. Ids are at most 100 characters
+``qz:n:<run>:<position>`` shows the next question, ``qz:d:<post>:<choice>`` answers a
+daily question and ``qz:r:<race>:<number>:<choice>`` a race question. Ids are at most 100 characters
 (Discord's custom_id limit; Slack allows 255).
 """
 
@@ -16,8 +17,10 @@ PREFIX = "qz:"
 RUN_ID = re.compile(r"^[a-z0-9]{8,32}$")
 _ANSWER = re.compile(r"^qz:a:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 _NEXT = re.compile(r"^qz:n:([a-z0-9]{8,32}):(\d{1,3})$")
+_DAILY = re.compile(r"^qz:d:([a-z0-9]{8,32}):(\d)$")
+_RACE = re.compile(r"^qz:r:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 # For adapters that route by pattern (Slack's app.action, Discord's DynamicItem template).
-PATTERN = r"qz:[an]:[a-z0-9]{8,32}:\d{1,3}(?::\d)?"
+PATTERN = r"qz:[andr]:[a-z0-9]{8,32}(?::\d{1,3})?(?::\d)?"
 
 
 @dataclass(frozen=True)
@@ -39,7 +42,26 @@ class NextAction:
         return f"{PREFIX}n:{self.run_id}:{self.position}"
 
 
-Action = AnswerAction | NextAction
+@dataclass(frozen=True)
+class DailyAction:
+    post_id: str
+    choice: int
+
+    def encode(self) -> str:
+        return f"{PREFIX}d:{self.post_id}:{self.choice}"
+
+
+@dataclass(frozen=True)
+class RaceAction:
+    race_id: str
+    number: int  # 0-based question index in the race
+    choice: int
+
+    def encode(self) -> str:
+        return f"{PREFIX}r:{self.race_id}:{self.number}:{self.choice}"
+
+
+Action = AnswerAction | NextAction | DailyAction | RaceAction
 
 
 def decode(value: object) -> Action | None:
@@ -50,4 +72,8 @@ def decode(value: object) -> Action | None:
         return AnswerAction(match[1], int(match[2]), int(match[3]))
     if match := _NEXT.match(value):
         return NextAction(match[1], int(match[2]))
+    if match := _DAILY.match(value):
+        return DailyAction(match[1], int(match[2]))
+    if match := _RACE.match(value):
+        return RaceAction(match[1], int(match[2]), int(match[3]))
     return None

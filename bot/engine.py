@@ -9,18 +9,21 @@ import random
 
 from . import codec, i18n, scoring
 from .banks import Bank, Catalog
+from .channel import ChannelPlay
 from .clock import Clock, SystemClock, period_key
 from .messages import t
 from .refs import PlayerRef, ScopeRef
 from .runs import LETTERS, Run, check_answer, new_run_id, plan_run
 from .store import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
 from .views import (
+    ChannelFeedback,
     ChoiceView,
     Feedback,
     Leaderboard,
     LeaderRow,
     Notice,
     QuestionView,
+    RaceLockedView,
     StatRow,
     Stats,
     Summary,
@@ -45,6 +48,7 @@ class Engine:
         self.store = store
         self.clock = clock or SystemClock()
         self._rng = rng or random.SystemRandom()
+        self.channel = ChannelPlay(catalog, store, self.clock)
 
     # --- locale ----------------------------------------------------------------------
 
@@ -102,10 +106,17 @@ class Engine:
         await self.store.save_run(run)
         return self._question_view(run, bank)
 
-    async def click(self, player: PlayerRef, action_id: str) -> QuestionView | Feedback | Notice:
-        """Handle a button: an answer or "next question". Anything malformed, stale or
-        someone else's gets a Notice, never a point."""
+    async def click(
+        self, player: PlayerRef, action_id: str, platform_locale: str | None = None
+    ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
+        """Handle any button: a quiz answer, "next question", a daily or a race answer.
+        Anything malformed, stale or someone else's gets a Notice, never a point."""
         action = codec.decode(action_id)
+        if isinstance(action, codec.DailyAction | codec.RaceAction):
+            locale = await self.locale_for(player, platform_locale)
+            if isinstance(action, codec.DailyAction):
+                return await self.channel.daily_click(player, action, locale)
+            return await self.channel.race_click(player, action, locale)
         run = await self.store.load_run(action.run_id) if action else None
         bank = self.catalog.get(run.bank_id) if run else None
         if action is None or run is None or bank is None:

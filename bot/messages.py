@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from .channel_messages import CHANNEL_CATALOG
 from .i18n import DEFAULT_LOCALE
 
 CATALOG: Mapping[str, Mapping[str, str]] = {
@@ -217,5 +218,5 @@ CATALOG: Mapping[str, Mapping[str, str]] = {
 
 def t(locale: str, key: str, **values: object) -> str:
     """The UI string for a key in a locale (English when missing), filled with values."""
-    entry = CATALOG[key]
+    entry = CATALOG.get(key) or CHANNEL_CATALOG[key]
     return (entry.get(locale) or entry[DEFAULT_LOCALE]).format(**values)

@@ -3,10 +3,31 @@ fallbacks use it."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from functools import singledispatch
 
 from .messages import t
-from .views import Feedback, Leaderboard, Notice, QuestionView, Stats, Summary, TopicList
+from .views import (
+    BarRow,
+    ChannelFeedback,
+    DailyPostView,
+    DailyRevealView,
+    Feedback,
+    Leaderboard,
+    LeaderRow,
+    Notice,
+    QuestionView,
+    RaceLockedView,
+    RacePodiumView,
+    RaceQuestionView,
+    RaceRevealView,
+    Stats,
+    Summary,
+    TopicList,
+)
+
+BAR_WIDTH = 12
+MEDALS = ("🥇", "🥈", "🥉")
 
 
 @singledispatch
@@ -101,6 +122,9 @@ def _topics(view: TopicList) -> str:
 
 
 def leaderboard_title(view: Leaderboard) -> str:
+    if view.competition:
+        key = "competition_final" if view.final else "competition_title"
+        return t(view.locale, key, name=view.competition)
     title = t(view.locale, "leaderboard_title", period=t(view.locale, f"period_{view.period}"))
     return f"{title} · {view.topic_title}" if view.topic_title else title
 
@@ -134,3 +158,121 @@ def _stats(view: Stats) -> str:
                    accuracy=row.accuracy, points=row.points)  # fmt: skip
         lines.append(f"  {row.topic_title}: {detail}")
     return "\n".join(lines)
+
+
+def clock_label(at: float) -> str:
+    """A moment as plain text; chat renderers use the platform's own local-time markup."""
+    return datetime.fromtimestamp(at, UTC).strftime("%H:%M UTC")
+
+
+def choice_lines(view: DailyPostView | RaceQuestionView) -> list[str]:
+    return [f"  {choice.letter}. {choice.text}" for choice in view.choices]
+
+
+@render.register
+def _daily_post(view: DailyPostView) -> str:
+    heading = t(view.locale, "daily_heading", topic=view.topic_title, day=view.day)
+    count = t(view.locale, "daily_count", count=view.answered, reveal=clock_label(view.reveal_at))
+    return "\n".join([heading, "", view.prompt, "", *choice_lines(view), "", count])
+
+
+def bar_line(bar: BarRow) -> str:
+    filled = round(BAR_WIDTH * bar.percent / 100)
+    mark = " ✅" if bar.correct else ""
+    meter = "█" * filled + "░" * (BAR_WIDTH - filled)
+    return f"{bar.letter} {meter} {bar.count} ({bar.percent}%){mark}"
+
+
+def reveal_lines(view: DailyRevealView | RaceRevealView) -> list[str]:
+    """The distribution, the right answer and why: shared by both reveals."""
+    loc = view.locale
+    return [
+        *(bar_line(bar) for bar in view.bars),
+        "",
+        t(loc, "right_answer", letter=view.answer.letter, text=view.answer.text),
+        view.explanation,
+    ]
+
+
+@render.register
+def _daily_reveal(view: DailyRevealView) -> str:
+    loc = view.locale
+    winners = (
+        t(loc, "winners", names=", ".join(view.winners)) if view.winners else t(loc, "no_winners")
+    )
+    lines = [
+        t(loc, "daily_reveal_heading", topic=view.topic_title, day=view.day),
+        "",
+        view.prompt,
+        "",
+        *reveal_lines(view),
+        *(f"{t(loc, 'reference')}: {ref}" for ref in view.references),
+        "",
+        t(loc, "answered_total", count=view.answered),
+        winners,
+    ]
+    return "\n".join(lines)
+
+
+def channel_feedback_lines(view: ChannelFeedback) -> list[str]:
+    loc = view.locale
+    lines = [t(loc, "right" if view.correct else "wrong")]
+    if not view.correct:
+        lines.append(t(loc, "your_answer", letter=view.chosen.letter, text=view.chosen.text))
+    lines.append(t(loc, "right_answer", letter=view.answer.letter, text=view.answer.text))
+    if view.correct:
+        lines.append(t(loc, "points", points=view.points))
+    lines.append(t(loc, "daily_streak", streak=view.streak))
+    return lines
+
+
+@render.register
+def _channel_feedback(view: ChannelFeedback) -> str:
+    refs = [f"{t(view.locale, 'reference')}: {ref}" for ref in view.references]
+    return "\n".join([*channel_feedback_lines(view), "", view.explanation, *refs])
+
+
+def race_heading(view: RaceQuestionView) -> str:
+    return t(view.locale, "race_heading", topic=view.topic_title, number=view.number,
+             total=view.total, seconds=view.seconds)  # fmt: skip
+
+
+@render.register
+def _race_question(view: RaceQuestionView) -> str:
+    hint = t(view.locale, "race_hint")
+    return "\n".join([race_heading(view), "", view.prompt, "", *choice_lines(view), "", hint])
+
+
+@render.register
+def _race_locked(view: RaceLockedView) -> str:
+    if view.duplicate:
+        return t(view.locale, "race_already", letter=view.chosen.letter)
+    return t(view.locale, "race_locked", letter=view.chosen.letter, text=view.chosen.text)
+
+
+def standing_lines(rows: tuple[LeaderRow, ...], locale: str) -> list[str]:
+    lines = []
+    for row in rows:
+        medal = MEDALS[row.rank - 1] if row.rank <= len(MEDALS) else f"{row.rank}."
+        detail = t(locale, "leaderboard_row", points=row.points, correct=row.correct,
+                   answered=row.answered)  # fmt: skip
+        lines.append(f"{medal} {row.name} — {detail}")
+    return lines
+
+
+@render.register
+def _race_reveal(view: RaceRevealView) -> str:
+    loc = view.locale
+    heading = t(loc, "race_reveal_heading", number=view.number, total=view.total,
+                topic=view.topic_title)  # fmt: skip
+    standings = standing_lines(view.standings, loc) or [t(loc, "no_winners")]
+    return "\n".join(
+        [heading, "", view.prompt, "", *reveal_lines(view), "", t(loc, "standings"), *standings]
+    )
+
+
+@render.register
+def _race_podium(view: RacePodiumView) -> str:
+    key = "race_stopped_heading" if view.stopped else "race_podium"
+    lines = standing_lines(view.standings, view.locale) or [t(view.locale, "no_winners")]
+    return "\n".join([t(view.locale, key, topic=view.topic_title), *lines])

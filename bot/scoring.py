@@ -1,15 +1,31 @@
 """Scoring rules, in one pure module (documented in the README).
 
+Personal quizzes
 - A right answer is worth 10 points (easy), 15 (medium) or 20 (hard); a wrong one 0.
 - Only a player's first attempt at a question counts, per workspace: replays are
   practice and score 0, so replaying a bank cannot farm points.
-- Leaderboard order: more points first; on a tie, whoever reached the total first;
-  then the player id, so the order is total and stable.
+
+Daily question (one answer per player per day; scored even if the question was seen
+before, since everyone gets the same question once)
+- The same points for a right answer, plus a streak bonus of 2 points for each
+  consecutive day answered before today, at most 10.
+
+Live race
+- A right answer earns its points scaled by speed: all of them for an instant answer,
+  half at the buzzer, linearly in between; a wrong or missing answer 0.
+- Plus an answer-streak bonus of 3 points for each consecutive right answer before this
+  one in the same race, at most 15.
+
+Leaderboards
+- More points first; on a tie, whoever reached the total first; then the player id, so
+  the order is total and stable.
 """
 
 from __future__ import annotations
 
 POINTS_BY_DIFFICULTY = {"easy": 10, "medium": 15, "hard": 20}
+DAILY_STREAK_STEP, DAILY_STREAK_CAP = 2, 10
+RACE_STREAK_STEP, RACE_STREAK_CAP = 3, 15
 
 
 def answer_points(correct: bool, difficulty: str) -> int:
@@ -19,3 +35,27 @@ def answer_points(correct: bool, difficulty: str) -> int:
 
 def max_points(difficulties: list[str]) -> int:
     return sum(answer_points(True, d) for d in difficulties)
+
+
+def streak_bonus(streak: int, step: int, cap: int) -> int:
+    """Bonus for a streak of ``streak`` (this answer included)."""
+    return min(max(streak - 1, 0) * step, cap)
+
+
+def daily_points(correct: bool, difficulty: str, day_streak: int) -> int:
+    if not correct:
+        return 0
+    return answer_points(True, difficulty) + streak_bonus(
+        day_streak, DAILY_STREAK_STEP, DAILY_STREAK_CAP
+    )
+
+
+def race_points(
+    correct: bool, difficulty: str, elapsed: float, seconds: float, answer_streak: int
+) -> int:
+    """Points for a race answer given ``elapsed`` seconds after the question opened."""
+    if not correct:
+        return 0
+    lateness = min(max(elapsed / seconds, 0.0), 1.0) if seconds > 0 else 1.0
+    speed_points = round(answer_points(True, difficulty) * (1 - lateness / 2))
+    return speed_points + streak_bonus(answer_streak, RACE_STREAK_STEP, RACE_STREAK_CAP)

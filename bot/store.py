@@ -17,12 +17,17 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import date
+from datetime import time as dt_time
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 import aiosqlite
 
 from .clock import period_keys
+from .competition import Competition
+from .daily import DailyPost, DailySchedule, next_streak
+from .race import Race
 from .refs import PlayerRef, ScopeRef
 from .runs import Run
 
@@ -99,6 +104,101 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE INDEX totals_rank
         ON totals (platform, workspace_id, bank_id, period, points DESC, reached_at, player_id);
     """,
+    # 2: channel play: daily questions, live races and competitions.
+    """
+    CREATE TABLE daily_schedules (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        topics TEXT NOT NULL,
+        at TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        reveal_after INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace_id, channel_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE daily_posts (
+        post_id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        cycle INTEGER NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        posted_at REAL NOT NULL,
+        reveal_at REAL NOT NULL,
+        message_ref TEXT,
+        revealed_at REAL,
+        UNIQUE (platform, workspace_id, channel_id, day)
+    );
+    CREATE INDEX daily_posts_unrevealed ON daily_posts (reveal_at) WHERE revealed_at IS NULL;
+    CREATE TABLE daily_answers (
+        post_id TEXT NOT NULL REFERENCES daily_posts(post_id),
+        player_id TEXT NOT NULL,
+        choice INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (post_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE daily_streaks (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        streak INTEGER NOT NULL,
+        last_day TEXT NOT NULL,
+        PRIMARY KEY (platform, workspace_id, channel_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE races (
+        race_id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_ids TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        starter_id TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        current INTEGER NOT NULL,
+        phase TEXT NOT NULL,
+        phase_until REAL NOT NULL,
+        opened_at REAL NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX races_one_per_channel
+        ON races (platform, workspace_id, channel_id) WHERE phase != 'done';
+    CREATE TABLE race_answers (
+        race_id TEXT NOT NULL REFERENCES races(race_id),
+        number INTEGER NOT NULL,
+        player_id TEXT NOT NULL,
+        choice INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (race_id, number, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE competitions (
+        competition_id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        topics TEXT NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        created_by TEXT NOT NULL,
+        ended_at REAL
+    );
+    CREATE UNIQUE INDEX competitions_one_active
+        ON competitions (platform, workspace_id) WHERE ended_at IS NULL;
+    """,
 )
 
 _TOTALS_UPSERT = """
@@ -151,6 +251,23 @@ class Standing:
     rows: tuple[TotalRow, ...]
     you: TotalRow | None
     players: int
+
+
+@dataclass(frozen=True)
+class ChannelAnswer:
+    """A daily or race answer on record."""
+
+    choice: int
+    correct: bool
+    points: int
+    streak: int
+    duplicate: bool  # the player had already answered: this click changed nothing
+
+
+@dataclass(frozen=True)
+class ChannelResults:
+    counts: dict[int, int]  # choice (bank index) -> answers
+    winners: tuple[TotalRow, ...]  # who answered right, most points first
 
 
 @dataclass(frozen=True)
@@ -335,23 +452,7 @@ class Store:
                     "UPDATE answers SET points = 0 WHERE run_id = ? AND position = ?",
                     (run.id, run.position),
                 )
-            db.executemany(
-                _TOTALS_UPSERT,
-                [
-                    (
-                        run.player.platform,
-                        run.scope.workspace_id,
-                        bank,
-                        period,
-                        run.player.id,
-                        points,
-                        int(record.correct),
-                        record.at,
-                    )
-                    for bank in (run.bank_id, ALL_BANKS)
-                    for period in period_keys(record.at)
-                ],
-            )
+            _credit(db, run.player, run.scope, run.bank_id, points, record.correct, record.at)
             db.execute(
                 "UPDATE runs SET position = position + 1, correct = correct + ?,"
                 " points = points + ?, updated_at = ? WHERE run_id = ?",
@@ -510,6 +611,436 @@ class Store:
             (scope.platform, scope.workspace_id, player_id, ALL_BANKS),
         )
         return [BankTotals(*row) for row in rows]
+
+    # --- channel play: daily questions ---------------------------------------------------
+
+    async def set_daily(self, schedule: DailySchedule) -> None:
+        scope = schedule.scope
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "INSERT INTO daily_schedules VALUES (?,?,?,?,?,?,?,?)"
+                " ON CONFLICT (platform, workspace_id, channel_id) DO UPDATE SET"
+                " topics = excluded.topics, at = excluded.at, timezone = excluded.timezone,"
+                " locale = excluded.locale, reveal_after = excluded.reveal_after",
+                (
+                    scope.platform,
+                    scope.workspace_id,
+                    scope.channel_id,
+                    json.dumps(schedule.topics),
+                    schedule.at.strftime("%H:%M"),
+                    schedule.timezone,
+                    schedule.locale,
+                    schedule.reveal_after,
+                ),
+            )
+
+        await self._write(work)
+
+    async def remove_daily(self, scope: ScopeRef) -> bool:
+        def work(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "DELETE FROM daily_schedules WHERE platform = ? AND workspace_id = ?"
+                " AND channel_id = ?",
+                (scope.platform, scope.workspace_id, scope.channel_id),
+            )
+            return cursor.rowcount > 0
+
+        return await self._write(work)
+
+    async def daily_schedules(self, platform: str | None = None) -> list[DailySchedule]:
+        rows = await self._fetchall(
+            "SELECT platform, workspace_id, channel_id, topics, at, timezone, locale,"
+            " reveal_after FROM daily_schedules WHERE ? IS NULL OR platform = ?",
+            (platform, platform),
+        )
+        return [
+            DailySchedule(
+                ScopeRef(p, w, c),
+                tuple(json.loads(topics)),
+                dt_time.fromisoformat(at),
+                tz,
+                locale,
+                reveal_after,
+            )
+            for p, w, c, topics, at, tz, locale, reveal_after in rows
+        ]
+
+    async def daily_history(self, scope: ScopeRef) -> tuple[int, set[tuple[str, str]]]:
+        """The channel's current cycle and the questions already posted in it."""
+        rows = await self._fetchall(
+            "SELECT cycle, bank_id, question_id FROM daily_posts WHERE platform = ?"
+            " AND workspace_id = ? AND channel_id = ? AND cycle = (SELECT MAX(cycle)"
+            " FROM daily_posts WHERE platform = ? AND workspace_id = ? AND channel_id = ?)",
+            (*_channel(scope), *_channel(scope)),
+        )
+        cycle = rows[0][0] if rows else 0
+        return cycle, {(bank, question) for _, bank, question in rows}
+
+    async def claim_daily_post(self, post: DailyPost) -> bool:
+        """Reserve the channel's post for its day; False when the day is already taken.
+        The UNIQUE key, not memory, is what keeps a day from being posted twice."""
+
+        def work(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "INSERT INTO daily_posts (post_id, platform, workspace_id, channel_id, day,"
+                " cycle, bank_id, question_id, seed, locale, posted_at, reveal_at)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                (
+                    post.id,
+                    *_channel(post.scope),
+                    post.day,
+                    post.cycle,
+                    post.bank_id,
+                    post.question_id,
+                    post.seed,
+                    post.locale,
+                    post.posted_at,
+                    post.reveal_at,
+                ),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(work)
+
+    async def set_daily_message(self, post_id: str, message_ref: str) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE daily_posts SET message_ref = ? WHERE post_id = ?", (message_ref, post_id)
+            )
+
+        await self._write(work)
+
+    async def mark_daily_revealed(self, post_id: str, at: float) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE daily_posts SET revealed_at = ? WHERE post_id = ?", (at, post_id))
+
+        await self._write(work)
+
+    _DAILY_COLUMNS = (
+        "post_id, platform, workspace_id, channel_id, day, cycle, bank_id, question_id, seed,"
+        " locale, posted_at, reveal_at, message_ref, revealed_at"
+    )
+
+    async def daily_post(self, post_id: str) -> DailyPost | None:
+        rows = await self._fetchall(
+            f"SELECT {self._DAILY_COLUMNS} FROM daily_posts WHERE post_id = ?", (post_id,)
+        )
+        return _daily_post(rows[0]) if rows else None
+
+    async def daily_posts_to_reveal(self, now: float) -> list[DailyPost]:
+        rows = await self._fetchall(
+            f"SELECT {self._DAILY_COLUMNS} FROM daily_posts"
+            " WHERE revealed_at IS NULL AND reveal_at <= ? ORDER BY reveal_at",
+            (now,),
+        )
+        return [_daily_post(row) for row in rows]
+
+    async def record_daily_answer(
+        self,
+        post: DailyPost,
+        player: PlayerRef,
+        choice: int,
+        correct: bool,
+        points_for_streak: Callable[[int], int],
+        at: float,
+    ) -> ChannelAnswer:
+        """One answer per player per post; the streak is counted in the post's day."""
+
+        def work(db: sqlite3.Connection) -> ChannelAnswer:
+            found = db.execute(
+                "SELECT choice, correct, points, streak FROM daily_answers"
+                " WHERE post_id = ? AND player_id = ?",
+                (post.id, player.id),
+            ).fetchone()
+            if found:
+                return ChannelAnswer(found[0], bool(found[1]), found[2], found[3], True)
+            key = (*_channel(post.scope), player.id)
+            previous = db.execute(
+                "SELECT streak, last_day FROM daily_streaks WHERE platform = ?"
+                " AND workspace_id = ? AND channel_id = ? AND player_id = ?",
+                key,
+            ).fetchone()
+            streak = next_streak(
+                previous[0] if previous else 0,
+                date.fromisoformat(previous[1]) if previous else None,
+                date.fromisoformat(post.day),
+            )
+            points = points_for_streak(streak)
+            db.execute(
+                "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?)",
+                (post.id, player.id, choice, int(correct), points, streak, at),
+            )
+            db.execute(
+                "INSERT INTO daily_streaks VALUES (?,?,?,?,?,?) ON CONFLICT DO UPDATE SET"
+                " streak = excluded.streak, last_day = excluded.last_day",
+                (*key, streak, post.day),
+            )
+            _upsert_player(db, player)
+            _credit(db, player, post.scope, post.bank_id, points, correct, at)
+            return ChannelAnswer(choice, correct, points, streak, False)
+
+        return await self._write(work)
+
+    async def daily_results(self, post: DailyPost) -> ChannelResults:
+        return await self._results(
+            "daily_answers", "a.post_id = ?", (post.id,), post.scope.platform
+        )
+
+    async def _results(
+        self, table: str, where: str, params: Sequence[Any], platform: str
+    ) -> ChannelResults:
+        """Answer counts by choice, and who answered right (most points first), for a
+        reveal."""
+        counts = await self._fetchall(
+            f"SELECT a.choice, COUNT(*) FROM {table} a WHERE {where} GROUP BY a.choice", params
+        )
+        winners = await self._fetchall(
+            f"SELECT a.player_id, COALESCE(p.name, ''), a.points FROM {table} a"
+            " LEFT JOIN players p ON p.platform = ? AND p.player_id = a.player_id"
+            f" WHERE {where} AND a.correct = 1 ORDER BY a.points DESC, a.answered_at",
+            (platform, *params),
+        )
+        return ChannelResults(
+            dict(counts), tuple(TotalRow(pid, name, pts, 1, 1) for pid, name, pts in winners)
+        )
+
+    # --- channel play: races --------------------------------------------------------------
+
+    _RACE_COLUMNS = (
+        "race_id, platform, workspace_id, channel_id, bank_id, question_ids, seconds,"
+        " starter_id, locale, seed, current, phase, phase_until, opened_at"
+    )
+
+    async def create_race(self, race: Race, at: float) -> bool:
+        """False when the channel already has a race running (a UNIQUE index says so)."""
+
+        def work(db: sqlite3.Connection) -> bool:
+            try:
+                db.execute(
+                    f"INSERT INTO races ({self._RACE_COLUMNS}, created_at)"
+                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (*_race_row(race), at),
+                )
+            except sqlite3.IntegrityError:
+                return False
+            return True
+
+        return await self._write(work)
+
+    async def update_race(self, race: Race) -> None:
+        def work(db: sqlite3.Connection) -> None:
+            db.execute(
+                "UPDATE races SET current = ?, phase = ?, phase_until = ?, opened_at = ?"
+                " WHERE race_id = ?",
+                (race.current, race.phase, race.phase_until, race.opened_at, race.id),
+            )
+
+        await self._write(work)
+
+    async def race(self, race_id: str) -> Race | None:
+        rows = await self._fetchall(
+            f"SELECT {self._RACE_COLUMNS} FROM races WHERE race_id = ?", (race_id,)
+        )
+        return _race(rows[0]) if rows else None
+
+    async def running_races(self, scope: ScopeRef | None = None) -> list[Race]:
+        """Races not done: all of them, or the one in a channel."""
+        channel = _channel(scope) if scope else (None, None, None)
+        rows = await self._fetchall(
+            f"SELECT {self._RACE_COLUMNS} FROM races WHERE phase != 'done'"
+            " AND (? IS NULL OR (platform = ? AND workspace_id = ? AND channel_id = ?))",
+            (channel[0], *channel),
+        )
+        return [_race(row) for row in rows]
+
+    async def record_race_answer(
+        self,
+        race: Race,
+        player: PlayerRef,
+        choice: int,
+        correct: bool,
+        points_for_streak: Callable[[int], int],
+        at: float,
+    ) -> ChannelAnswer:
+        """The first click of a player on a race question is locked in."""
+        number = race.current
+
+        def work(db: sqlite3.Connection) -> ChannelAnswer:
+            found = db.execute(
+                "SELECT choice, correct, points, streak FROM race_answers"
+                " WHERE race_id = ? AND number = ? AND player_id = ?",
+                (race.id, number, player.id),
+            ).fetchone()
+            if found:
+                return ChannelAnswer(found[0], bool(found[1]), found[2], found[3], True)
+            before = db.execute(
+                "SELECT streak FROM race_answers WHERE race_id = ? AND number = ?"
+                " AND player_id = ? AND correct = 1",
+                (race.id, number - 1, player.id),
+            ).fetchone()
+            streak = (before[0] if before else 0) + 1 if correct else 0
+            points = points_for_streak(streak)
+            db.execute(
+                "INSERT INTO race_answers VALUES (?,?,?,?,?,?,?,?)",
+                (race.id, number, player.id, choice, int(correct), points, streak, at),
+            )
+            _upsert_player(db, player)
+            _credit(db, player, race.scope, race.bank_id, points, correct, at)
+            return ChannelAnswer(choice, correct, points, streak, False)
+
+        return await self._write(work)
+
+    async def race_results(self, race: Race) -> ChannelResults:
+        return await self._results(
+            "race_answers", "a.race_id = ? AND a.number = ?", (race.id, race.current),
+            race.scope.platform,
+        )  # fmt: skip
+
+    async def race_standings(self, race: Race, limit: int = 10) -> list[TotalRow]:
+        """Points in this race so far; ties go to whoever got there first."""
+        rows = await self._fetchall(
+            "SELECT a.player_id, COALESCE(p.name, ''), SUM(a.points), SUM(a.correct),"
+            " COUNT(*), MAX(CASE WHEN a.points > 0 THEN a.answered_at ELSE 0 END) AS reached"
+            " FROM race_answers a LEFT JOIN players p"
+            " ON p.platform = ? AND p.player_id = a.player_id WHERE a.race_id = ?"
+            " GROUP BY a.player_id ORDER BY SUM(a.points) DESC, reached, a.player_id LIMIT ?",
+            (race.scope.platform, race.id, limit),
+        )
+        return [
+            TotalRow(pid, name, points, correct, answered, rank=i)
+            for i, (pid, name, points, correct, answered, _) in enumerate(rows, start=1)
+        ]
+
+    # --- competitions ---------------------------------------------------------------------
+
+    _COMPETITION_COLUMNS = (
+        "competition_id, platform, workspace_id, channel_id, name, topics, starts_at, ends_at,"
+        " created_by, ended_at"
+    )
+
+    async def create_competition(
+        self,
+        scope: ScopeRef,
+        name: str,
+        topics: tuple[str, ...],
+        starts_at: float,
+        ends_at: float,
+        created_by: str,
+    ) -> Competition | None:
+        """None when the workspace already has a competition running."""
+
+        def work(db: sqlite3.Connection) -> int | None:
+            try:
+                cursor = db.execute(
+                    "INSERT INTO competitions (platform, workspace_id, channel_id, name, topics,"
+                    " starts_at, ends_at, created_by) VALUES (?,?,?,?,?,?,?,?)",
+                    (*_channel(scope), name, json.dumps(topics), starts_at, ends_at, created_by),
+                )
+            except sqlite3.IntegrityError:
+                return None
+            return cursor.lastrowid
+
+        competition_id = await self._write(work)
+        if competition_id is None:
+            return None
+        return Competition(competition_id, scope, name, topics, starts_at, ends_at, created_by)
+
+    async def running_competition(self, scope: ScopeRef) -> Competition | None:
+        rows = await self._fetchall(
+            f"SELECT {self._COMPETITION_COLUMNS} FROM competitions WHERE platform = ?"
+            " AND workspace_id = ? AND ended_at IS NULL",
+            (scope.platform, scope.workspace_id),
+        )
+        return _competition(rows[0]) if rows else None
+
+    async def latest_competition(self, scope: ScopeRef) -> Competition | None:
+        rows = await self._fetchall(
+            f"SELECT {self._COMPETITION_COLUMNS} FROM competitions WHERE platform = ?"
+            " AND workspace_id = ? ORDER BY ended_at IS NULL DESC, competition_id DESC LIMIT 1",
+            (scope.platform, scope.workspace_id),
+        )
+        return _competition(rows[0]) if rows else None
+
+    async def competitions_to_end(self, now: float) -> list[Competition]:
+        rows = await self._fetchall(
+            f"SELECT {self._COMPETITION_COLUMNS} FROM competitions"
+            " WHERE ended_at IS NULL AND ends_at <= ?",
+            (now,),
+        )
+        return [_competition(row) for row in rows]
+
+    async def end_competition(self, competition: Competition, at: float) -> bool:
+        """False when it had already ended (so its results are announced once)."""
+
+        def work(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "UPDATE competitions SET ended_at = ? WHERE competition_id = ?"
+                " AND ended_at IS NULL",
+                (at, competition.id),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(work)
+
+
+def _channel(scope: ScopeRef) -> tuple[str, str, str]:
+    return (scope.platform, scope.workspace_id, scope.channel_id)
+
+
+def _daily_post(row: Sequence[Any]) -> DailyPost:
+    post_id, platform, workspace, channel, *rest = row
+    return DailyPost(post_id, ScopeRef(platform, workspace, channel), *rest)
+
+
+def _race_row(race: Race) -> tuple[Any, ...]:
+    return (
+        race.id, *_channel(race.scope), race.bank_id, json.dumps(race.question_ids),
+        race.seconds, race.starter_id, race.locale, race.seed, race.current, race.phase,
+        race.phase_until, race.opened_at,
+    )  # fmt: skip
+
+
+def _race(row: Sequence[Any]) -> Race:
+    race_id, platform, workspace, channel, bank_id, qids, *rest = row
+    scope = ScopeRef(platform, workspace, channel)
+    return Race(race_id, scope, bank_id, tuple(json.loads(qids)), *rest)
+
+
+def _competition(row: Sequence[Any]) -> Competition:
+    cid, platform, workspace, channel, name, topics, *rest = row
+    return Competition(
+        cid, ScopeRef(platform, workspace, channel), name, tuple(json.loads(topics)), *rest
+    )
+
+
+def _credit(
+    db: sqlite3.Connection,
+    player: PlayerRef,
+    scope: ScopeRef,
+    bank_id: str,
+    points: int,
+    correct: bool,
+    at: float,
+) -> None:
+    """Add one answer to the maintained totals: its topic and all topics, in every period
+    it falls in, and in each running competition whose window and topics it fits."""
+    (competitions,) = db.execute(
+        "SELECT json_group_array(competition_id) FROM competitions"
+        " WHERE platform = ? AND workspace_id = ? AND ended_at IS NULL"
+        " AND starts_at <= ? AND ends_at > ?"
+        " AND (topics = '[]' OR EXISTS (SELECT 1 FROM json_each(topics) WHERE value = ?))",
+        (scope.platform, scope.workspace_id, at, at, bank_id),
+    ).fetchone()
+    periods = [*period_keys(at), *(f"competition:{c}" for c in json.loads(competitions))]
+    db.executemany(
+        _TOTALS_UPSERT,
+        [
+            (scope.platform, scope.workspace_id, bank, period, player.id, points, int(correct), at)
+            for bank in (bank_id, ALL_BANKS)
+            for period in periods
+        ],
+    )
 
 
 def _upsert_player(db: sqlite3.Connection, player: PlayerRef) -> None:

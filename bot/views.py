@@ -93,10 +93,12 @@ class LeaderRow:
 @dataclass(frozen=True)
 class Leaderboard:
     locale: str
-    period: str  # all, week, month
+    period: str  # all, week, month, competition
     topic_title: str | None  # None: all topics
     rows: tuple[LeaderRow, ...]
     you: LeaderRow | None
+    competition: str | None = None  # the competition's name, for its standings
+    final: bool = False  # a competition's final standings
 
 
 @dataclass(frozen=True)
@@ -117,4 +119,108 @@ class Stats:
     rows: tuple[StatRow, ...]
 
 
-View = QuestionView | Feedback | Notice | TopicList | Leaderboard | Stats
+@dataclass(frozen=True)
+class BarRow:
+    """One choice in an answer distribution."""
+
+    letter: str
+    text: str
+    count: int
+    percent: int
+    correct: bool
+
+
+@dataclass(frozen=True)
+class DailyPostView:
+    """The public daily question: choices and how many have answered, nothing more."""
+
+    locale: str
+    post_id: str
+    day: str
+    topic_title: str
+    prompt: str
+    choices: tuple[ChoiceView, ...]
+    answered: int
+    reveal_at: float
+
+
+@dataclass(frozen=True)
+class DailyRevealView:
+    locale: str
+    day: str
+    topic_title: str
+    prompt: str
+    bars: tuple[BarRow, ...]
+    answer: ChoiceView
+    explanation: str
+    references: tuple[str, ...]
+    winners: tuple[str, ...]  # display names of those who got it right
+    answered: int
+
+
+@dataclass(frozen=True)
+class ChannelFeedback:
+    """What a daily question tells one player, privately, after their click."""
+
+    locale: str
+    correct: bool
+    chosen: ChoiceView
+    answer: ChoiceView
+    explanation: str
+    references: tuple[str, ...]
+    points: int
+    streak: int
+    duplicate: bool  # a second click: nothing changed
+
+
+@dataclass(frozen=True)
+class RaceQuestionView:
+    locale: str
+    race_id: str
+    topic_title: str
+    number: int  # 1-based
+    total: int
+    prompt: str
+    choices: tuple[ChoiceView, ...]
+    seconds: int
+    closes_at: float
+
+
+@dataclass(frozen=True)
+class RaceLockedView:
+    """A race click, locked in privately; revealed when the time is up."""
+
+    locale: str
+    chosen: ChoiceView
+    duplicate: bool
+
+
+@dataclass(frozen=True)
+class RaceRevealView:
+    locale: str
+    topic_title: str
+    number: int
+    total: int
+    prompt: str
+    bars: tuple[BarRow, ...]
+    answer: ChoiceView
+    explanation: str
+    standings: tuple[LeaderRow, ...]
+
+
+@dataclass(frozen=True)
+class RacePodiumView:
+    locale: str
+    topic_title: str
+    standings: tuple[LeaderRow, ...]
+    stopped: bool  # ended early by /quiz race stop
+
+
+ChannelView = (
+    DailyPostView | DailyRevealView | RaceQuestionView | RaceRevealView | RacePodiumView
+    | Leaderboard
+)  # fmt: skip
+View = (
+    QuestionView | Feedback | Notice | TopicList | Leaderboard | Stats | ChannelFeedback
+    | RaceLockedView | ChannelView
+)  # fmt: skip

@@ -1,0 +1,207 @@
+"""User-interface strings for channel play (daily question, race, competitions), in
+every supported locale. Merged into ``bot.messages.CATALOG``."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+CHANNEL_CATALOG: Mapping[str, Mapping[str, str]] = {
+    "admin_only": {
+        "en": "Only an admin can do that.",
+        "hi": "यह केवल एडमिन कर सकते हैं।",
+        "bn": "এটি কেবল অ্যাডমিন করতে পারেন।",
+    },
+    "daily_heading": {
+        "en": "☀️ Daily question · {topic} · {day}",
+        "hi": "☀️ आज का प्रश्न · {topic} · {day}",
+        "bn": "☀️ আজকের প্রশ্ন · {topic} · {day}",
+    },
+    "daily_count": {
+        "en": "{count} answered so far. Answers are private; results at {reveal}.",
+        "hi": "अब तक {count} ने उत्तर दिया। उत्तर निजी हैं; परिणाम {reveal} पर।",
+        "bn": "এখন পর্যন্ত {count} জন উত্তর দিয়েছেন। উত্তর গোপন; ফলাফল {reveal}-এ।",
+    },
+    "daily_reveal_heading": {
+        "en": "📊 Daily question results · {topic} · {day}",
+        "hi": "📊 आज के प्रश्न का परिणाम · {topic} · {day}",
+        "bn": "📊 আজকের প্রশ্নের ফলাফল · {topic} · {day}",
+    },
+    "answered_total": {
+        "en": "{count} answered.",
+        "hi": "{count} ने उत्तर दिया।",
+        "bn": "{count} জন উত্তর দিয়েছেন।",
+    },
+    "winners": {
+        "en": "Got it right: {names}",
+        "hi": "सही उत्तर देने वाले: {names}",
+        "bn": "সঠিক উত্তর দিয়েছেন: {names}",
+    },
+    "no_winners": {
+        "en": "Nobody got it right this time.",
+        "hi": "इस बार किसी ने सही उत्तर नहीं दिया।",
+        "bn": "এবার কেউ সঠিক উত্তর দেননি।",
+    },
+    "daily_streak": {
+        "en": "Daily streak: {streak} day(s).",
+        "hi": "लगातार दिन: {streak}।",
+        "bn": "টানা দিন: {streak}।",
+    },
+    "daily_already": {
+        "en": "You already answered today's question (your answer: {letter}). Results come later.",
+        "hi": "आप आज के प्रश्न का उत्तर दे चुके हैं (आपका उत्तर: {letter})। परिणाम बाद में आएँगे।",
+        "bn": "আপনি আজকের প্রশ্নের উত্তর দিয়েছেন (আপনার উত্তর: {letter})। ফলাফল পরে আসবে।",
+    },
+    "daily_closed": {
+        "en": "This daily question is closed: the results are in the channel.",
+        "hi": "यह प्रश्न बंद हो चुका है: परिणाम चैनल में हैं।",
+        "bn": "এই প্রশ্নটি বন্ধ হয়ে গেছে: ফলাফল চ্যানেলে আছে।",
+    },
+    "daily_on": {
+        "en": "Daily question on: {topics}, every day at {time} ({timezone}); results {hours} h later.",
+        "hi": "दैनिक प्रश्न चालू: {topics}, हर दिन {time} ({timezone}) पर; परिणाम {hours} घंटे बाद।",
+        "bn": "দৈনিক প্রশ্ন চালু: {topics}, প্রতিদিন {time} ({timezone})-এ; ফলাফল {hours} ঘণ্টা পরে।",
+    },
+    "daily_next": {
+        "en": "Next question: {when}.",
+        "hi": "अगला प्रश्न: {when}।",
+        "bn": "পরের প্রশ্ন: {when}।",
+    },
+    "daily_off": {
+        "en": "Daily question turned off in this channel.",
+        "hi": "इस चैनल में दैनिक प्रश्न बंद कर दिया गया।",
+        "bn": "এই চ্যানেলে দৈনিক প্রশ্ন বন্ধ করা হয়েছে।",
+    },
+    "daily_none": {
+        "en": "There is no daily question in this channel.",
+        "hi": "इस चैनल में कोई दैनिक प्रश्न नहीं है।",
+        "bn": "এই চ্যানেলে কোনো দৈনিক প্রশ্ন নেই।",
+    },
+    "daily_usage": {
+        "en": "Usage: /quiz daily on <topic,topic> <HH:MM> <timezone, e.g. Europe/Berlin> | off | status",
+        "hi": "उपयोग: /quiz daily on <विषय,विषय> <HH:MM> <टाइमज़ोन, जैसे Asia/Kolkata> | off | status",
+        "bn": "ব্যবহার: /quiz daily on <বিষয়,বিষয়> <HH:MM> <টাইমজোন, যেমন Asia/Dhaka> | off | status",
+    },
+    "bad_time": {
+        "en": "“{value}” is not a time of day like 09:30.",
+        "hi": "“{value}” 09:30 जैसा समय नहीं है।",
+        "bn": "“{value}” 09:30-এর মতো সময় নয়।",
+    },
+    "bad_timezone": {
+        "en": "“{value}” is not a timezone like Europe/Berlin or Asia/Kolkata.",
+        "hi": "“{value}” Europe/Berlin या Asia/Kolkata जैसा टाइमज़ोन नहीं है।",
+        "bn": "“{value}” Europe/Berlin বা Asia/Dhaka-র মতো টাইমজোন নয়।",
+    },
+    "bad_topics": {
+        "en": "Unknown topic(s): {topics}.",
+        "hi": "अज्ञात विषय: {topics}।",
+        "bn": "অজানা বিষয়: {topics}।",
+    },
+    "race_heading": {
+        "en": "🏁 Race · {topic} · question {number} of {total} · {seconds} s",
+        "hi": "🏁 रेस · {topic} · प्रश्न {number} / {total} · {seconds} सेकंड",
+        "bn": "🏁 রেস · {topic} · প্রশ্ন {number} / {total} · {seconds} সেকেন্ড",
+    },
+    "race_hint": {
+        "en": "Answers are locked in privately and revealed when the time is up. Faster right answers score more.",
+        "hi": "उत्तर निजी रूप से लॉक होते हैं और समय पूरा होने पर दिखाए जाते हैं। जल्दी दिए सही उत्तर को अधिक अंक मिलते हैं।",
+        "bn": "উত্তর গোপনে লক হয় এবং সময় শেষ হলে দেখানো হয়। দ্রুত সঠিক উত্তরে বেশি পয়েন্ট।",
+    },
+    "race_locked": {
+        "en": "Locked in: {letter}. {text}. The answer is revealed when the time is up.",
+        "hi": "लॉक किया गया: {letter}. {text}। समय पूरा होने पर उत्तर दिखाया जाएगा।",
+        "bn": "লক করা হয়েছে: {letter}. {text}। সময় শেষ হলে উত্তর দেখানো হবে।",
+    },
+    "race_already": {
+        "en": "Your answer is already locked in: {letter}.",
+        "hi": "आपका उत्तर पहले ही लॉक है: {letter}।",
+        "bn": "আপনার উত্তর আগেই লক করা আছে: {letter}।",
+    },
+    "race_late": {
+        "en": "Too late: this question is closed.",
+        "hi": "देर हो गई: यह प्रश्न बंद हो चुका है।",
+        "bn": "দেরি হয়ে গেছে: এই প্রশ্নটি বন্ধ।",
+    },
+    "race_reveal_heading": {
+        "en": "⏱️ Time's up · question {number} of {total} · {topic}",
+        "hi": "⏱️ समय पूरा · प्रश्न {number} / {total} · {topic}",
+        "bn": "⏱️ সময় শেষ · প্রশ্ন {number} / {total} · {topic}",
+    },
+    "standings": {"en": "Standings", "hi": "स्थिति", "bn": "অবস্থান"},
+    "race_podium": {
+        "en": "🏆 Race over · {topic}",
+        "hi": "🏆 रेस समाप्त · {topic}",
+        "bn": "🏆 রেস শেষ · {topic}",
+    },
+    "race_stopped_heading": {
+        "en": "🛑 Race stopped · {topic}",
+        "hi": "🛑 रेस रोकी गई · {topic}",
+        "bn": "🛑 রেস থামানো হয়েছে · {topic}",
+    },
+    "race_running": {
+        "en": "A race is already running in this channel.",
+        "hi": "इस चैनल में पहले से एक रेस चल रही है।",
+        "bn": "এই চ্যানেলে ইতিমধ্যে একটি রেস চলছে।",
+    },
+    "race_started": {
+        "en": "Race on: {total} questions, {seconds} seconds each.",
+        "hi": "रेस शुरू: {total} प्रश्न, हर एक {seconds} सेकंड।",
+        "bn": "রেস শুরু: {total}টি প্রশ্ন, প্রতিটি {seconds} সেকেন্ড।",
+    },
+    "race_none": {
+        "en": "No race is running in this channel.",
+        "hi": "इस चैनल में कोई रेस नहीं चल रही है।",
+        "bn": "এই চ্যানেলে কোনো রেস চলছে না।",
+    },
+    "race_stopped": {"en": "Race stopped.", "hi": "रेस रोक दी गई।", "bn": "রেস থামানো হয়েছে।"},
+    "race_not_starter": {
+        "en": "Only whoever started the race, or an admin, can stop it.",
+        "hi": "रेस केवल उसे शुरू करने वाला या एडमिन ही रोक सकता है।",
+        "bn": "রেস কেবল যিনি শুরু করেছেন তিনি বা অ্যাডমিন থামাতে পারেন।",
+    },
+    "race_usage": {
+        "en": "Usage: /quiz race <topic> [questions] [seconds] | stop",
+        "hi": "उपयोग: /quiz race <विषय> [प्रश्न] [सेकंड] | stop",
+        "bn": "ব্যবহার: /quiz race <বিষয়> [প্রশ্ন] [সেকেন্ড] | stop",
+    },
+    "competition_started": {
+        "en": "Competition “{name}” is on until {until} (UTC). Topics: {topics}.",
+        "hi": "प्रतियोगिता “{name}” {until} (UTC) तक चालू है। विषय: {topics}।",
+        "bn": "প্রতিযোগিতা “{name}” {until} (UTC) পর্যন্ত চলবে। বিষয়: {topics}।",
+    },
+    "all_topics": {"en": "all", "hi": "सभी", "bn": "সব"},
+    "competition_running": {
+        "en": "“{name}” is already running here: end it first.",
+        "hi": "“{name}” पहले से चल रही है: पहले उसे समाप्त करें।",
+        "bn": "“{name}” ইতিমধ্যে চলছে: আগে সেটি শেষ করুন।",
+    },
+    "competition_none": {
+        "en": "No competition is running.",
+        "hi": "कोई प्रतियोगिता नहीं चल रही है।",
+        "bn": "কোনো প্রতিযোগিতা চলছে না।",
+    },
+    "competition_ended": {
+        "en": "Competition “{name}” ended: the final standings are in the channel.",
+        "hi": "प्रतियोगिता “{name}” समाप्त: अंतिम स्थिति चैनल में है।",
+        "bn": "প্রতিযোগিতা “{name}” শেষ: চূড়ান্ত অবস্থান চ্যানেলে আছে।",
+    },
+    "competition_usage": {
+        "en": 'Usage: /quiz competition start "<name>" until YYYY-MM-DD [topics a,b] | end | standings',
+        "hi": 'उपयोग: /quiz competition start "<नाम>" until YYYY-MM-DD [topics a,b] | end | standings',
+        "bn": 'ব্যবহার: /quiz competition start "<নাম>" until YYYY-MM-DD [topics a,b] | end | standings',
+    },
+    "competition_bad_date": {
+        "en": "“{value}” is not a future date like 2026-12-31.",
+        "hi": "“{value}” 2026-12-31 जैसी भविष्य की तारीख नहीं है।",
+        "bn": "“{value}” 2026-12-31-এর মতো ভবিষ্যতের তারিখ নয়।",
+    },
+    "competition_title": {
+        "en": "🏆 {name} · standings",
+        "hi": "🏆 {name} · स्थिति",
+        "bn": "🏆 {name} · অবস্থান",
+    },
+    "competition_final": {
+        "en": "🏆 {name} · final standings",
+        "hi": "🏆 {name} · अंतिम स्थिति",
+        "bn": "🏆 {name} · চূড়ান্ত অবস্থান",
+    },
+}
