@@ -126,6 +126,7 @@ class ChannelPlay:
         self.store = store
         self.clock = clock
         self.publishers: dict[str, Publisher] = {}
+        self.count_refresh = COUNT_REFRESH
         self._refresh_pending: set[str] = set()
         self._refresh_tasks: set[asyncio.Task[None]] = set()
 
@@ -310,7 +311,7 @@ class ChannelPlay:
 
     async def _refresh_count(self, post: DailyPost) -> None:
         try:
-            await asyncio.sleep(COUNT_REFRESH)
+            await asyncio.sleep(self.count_refresh)
         finally:
             self._refresh_pending.discard(post.id)
         publisher = self._publisher(post.scope)

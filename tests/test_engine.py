@@ -31,8 +31,10 @@ def wrong_choice(engine: Engine, view: QuestionView) -> str:
     return next(c.action_id for c in view.choices if c.action_id != right)
 
 
-async def play(engine: Engine, player: PlayerRef, topic: str, *, right: bool) -> Feedback:
-    view = await engine.start_quiz(player, TEAM, topic, "en")
+async def play(
+    engine: Engine, player: PlayerRef, topic: str, *, right: bool, scope: ScopeRef = TEAM
+) -> Feedback:
+    view = await engine.start_quiz(player, scope, topic, "en")
     assert isinstance(view, QuestionView)
     while True:
         pick = right_choice if right else wrong_choice

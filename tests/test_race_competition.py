@@ -1,0 +1,220 @@
+"""Live races and competitions on the real engine and store with a fake clock."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from bot.banks import Catalog
+from bot.channel import Caller
+from bot.codec import RaceAction, decode
+from bot.engine import Engine
+from bot.refs import PlayerRef, ScopeRef
+from bot.store import Store
+from bot.views import (
+    ChannelFeedback,
+    DailyPostView,
+    Leaderboard,
+    Notice,
+    RaceLockedView,
+    RacePodiumView,
+    RaceQuestionView,
+    RaceRevealView,
+)
+
+from .channel_support import FakeClock, RecordingPublisher, moment
+from .test_daily import right_and_wrong, run_until
+from .test_engine import play
+
+CHANNEL = ScopeRef("discord", "G1", "C-race")
+ANA, BO, CY = (PlayerRef("discord", f"{i}", n) for i, n in enumerate(["Ana", "Bo", "Cy"], 1))
+ADMIN = PlayerRef("discord", "99", "Admin")
+
+
+async def open_engine(
+    path: Path, catalog: Catalog, clock: FakeClock
+) -> tuple[Engine, RecordingPublisher]:
+    engine = Engine(catalog, await Store.open(path), clock)
+    publisher = RecordingPublisher(clock)
+    engine.channel.publishers["discord"] = publisher
+    engine.channel.count_refresh = 0.0
+    return engine, publisher
+
+
+def race_answer(engine: Engine, view: RaceQuestionView, right: bool) -> str:
+    action = decode(view.choices[0].action_id)
+    assert isinstance(action, RaceAction)
+    bank = engine.catalog.get("offloading")
+    assert bank is not None
+    question = next(q for q in bank.questions if q.prompt[view.locale] == view.prompt)
+    choice = question.answer if right else (question.answer + 1) % len(question.choices)
+    return RaceAction(action.race_id, action.number, choice).encode()
+
+
+async def test_a_race_with_speed_points_late_clicks_and_a_tie(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    clock = FakeClock(moment("2026-11-02T12:00"))
+    engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
+    starter = Caller(ANA, CHANNEL, "en")
+    started = await engine.channel.race_start(starter, "offloading", 2, 20)
+    assert started.kind == "race_started" and "2 questions, 20 seconds each" in started.text
+    again = await engine.channel.race_start(Caller(BO, CHANNEL, "en"), "amp", None, None)
+    assert again.kind == "race_running"
+
+    first = publisher.of(RaceQuestionView)[0].view
+    assert isinstance(first, RaceQuestionView) and (first.number, first.total) == (1, 2)
+    locked = await engine.click(ANA, race_answer(engine, first, right=True))  # instant: full
+    assert isinstance(locked, RaceLockedView) and not locked.duplicate
+    clock.advance(10)
+    bo = await engine.click(BO, race_answer(engine, first, right=True))  # halfway: 3/4
+    assert isinstance(bo, RaceLockedView)
+    second_click = await engine.click(BO, race_answer(engine, first, right=False))
+    assert isinstance(second_click, RaceLockedView) and second_click.duplicate
+    assert second_click.chosen == bo.chosen  # the first click stays locked in
+    clock.advance(5)
+    await engine.click(CY, race_answer(engine, first, right=False))
+    clock.advance(6)  # 21 s: the buzzer has gone
+    late = await engine.click(CY, race_answer(engine, first, right=True))
+    assert isinstance(late, Notice) and late.kind == "race_late"
+
+    await engine.channel.tick()  # reveal question 1
+    reveal = publisher.of(RaceRevealView)[0].view
+    assert isinstance(reveal, RaceRevealView)
+    assert [b.count for b in reveal.bars if b.correct] == [2]
+    assert sum(b.count for b in reveal.bars) == 3
+    assert [r.name for r in reveal.standings] == ["Ana", "Bo", "Cy"]
+    ana_points, bo_points = reveal.standings[0].points, reveal.standings[1].points
+    assert ana_points in (10, 15, 20) and bo_points == round(ana_points * 0.75)
+
+    await run_until(engine, clock, clock.now() + 6, step=1)  # the pause, then question 2
+    second = publisher.of(RaceQuestionView)[1].view
+    assert isinstance(second, RaceQuestionView) and second.number == 2
+    stale = await engine.click(CY, race_answer(engine, first, right=True))
+    assert isinstance(stale, Notice) and stale.kind == "race_late"
+    await engine.click(BO, race_answer(engine, second, right=True))  # instant, streak 2
+    clock.advance(20)
+    await engine.click(ANA, race_answer(engine, second, right=True))  # at the buzzer: late
+    await run_until(engine, clock, clock.now() + 2, step=1)
+    podium = publisher.of(RacePodiumView)
+    assert len(podium) == 1 and not podium[0].view.stopped  # type: ignore[attr-defined]
+    standings = podium[0].view.standings  # type: ignore[attr-defined]
+    assert standings[0].name == "Bo"  # speed and streak beat Ana's late second answer
+    assert "🥇 Bo" in podium[0].text and "🥈 Ana" in podium[0].text
+    # The race is over: the channel can start another.
+    assert (await engine.channel.race_start(starter, "tiny", 1, 5)).kind == "race_started"
+    await engine.store.close()
+
+
+async def test_equal_points_rank_whoever_got_there_first(tmp_path: Path, catalog: Catalog) -> None:
+    clock = FakeClock(moment("2026-11-02T12:00"))
+    engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
+    await engine.channel.race_start(Caller(ANA, CHANNEL, "en"), "tiny", 1, 10)
+    view = publisher.of(RaceQuestionView)[0].view
+    assert isinstance(view, RaceQuestionView)
+    bank = catalog.get("tiny")
+    assert bank is not None
+    question = next(q for q in bank.questions if q.prompt["en"] == view.prompt)
+    action = decode(view.choices[0].action_id)
+    assert isinstance(action, RaceAction)
+    right = RaceAction(action.race_id, 0, question.answer).encode()
+    await engine.click(BO, right)
+    clock.advance(0.1)  # Ana a moment later: the same points after rounding
+    await engine.click(ANA, right)
+    clock.advance(11)
+    await engine.channel.tick()
+    podium = publisher.of(RacePodiumView)[0].view
+    assert [r.name for r in podium.standings] == ["Bo", "Ana"]  # type: ignore[attr-defined]
+    assert podium.standings[0].points == podium.standings[1].points  # type: ignore[attr-defined]
+    await engine.store.close()
+
+
+async def test_only_the_starter_or_an_admin_stops_a_race(tmp_path: Path, catalog: Catalog) -> None:
+    clock = FakeClock(moment("2026-11-02T12:00"))
+    engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
+    assert (await engine.channel.race_stop(Caller(ANA, CHANNEL, "en"))).kind == "race_none"
+    await engine.channel.race_start(Caller(ANA, CHANNEL, "en"), "offloading", 3, 30)
+    refused = await engine.channel.race_stop(Caller(BO, CHANNEL, "en"))
+    assert refused.kind == "race_not_starter"
+    stopped = await engine.channel.race_stop(Caller(ADMIN, CHANNEL, "en", is_admin=True))
+    assert stopped.kind == "race_stopped"
+    assert publisher.of(RacePodiumView)[0].view.stopped  # type: ignore[attr-defined]
+    clock.advance(60)
+    await engine.channel.tick()
+    assert len(publisher.of(RaceQuestionView)) == 1  # nothing more after the stop
+    await engine.store.close()
+
+
+async def test_a_race_survives_a_restart(tmp_path: Path, catalog: Catalog) -> None:
+    clock = FakeClock(moment("2026-11-02T12:00"))
+    path = tmp_path / "r.db"
+    engine, _ = await open_engine(path, catalog, clock)
+    await engine.channel.race_start(Caller(ANA, CHANNEL, "en"), "offloading", 2, 20)
+    await engine.store.close()
+    engine, publisher = await open_engine(path, catalog, clock)
+    await run_until(engine, clock, clock.now() + 60, step=2)
+    assert len(publisher.of(RaceRevealView)) == 2 and len(publisher.of(RacePodiumView)) == 1
+    await engine.store.close()
+
+
+async def test_competition_counts_all_three_modes_in_its_window(
+    tmp_path: Path, catalog: Catalog
+) -> None:
+    clock = FakeClock(moment("2026-12-01T08:00"))
+    engine, publisher = await open_engine(tmp_path / "c.db", catalog, clock)
+    admin = Caller(ADMIN, CHANNEL, "en", is_admin=True)
+    member = Caller(ANA, CHANNEL, "en")
+    refused = await engine.channel.competition_start(member, "Q4 cup", "2026-12-31", None)
+    assert refused.kind == "admin_only"
+    bad = await engine.channel.competition_start(admin, "Q4 cup", "2026-11-30", None)
+    assert bad.kind == "competition_bad_date"
+    started = await engine.channel.competition_start(
+        admin, "Q4 systems cup", "2026-12-02", "offloading,tiny"
+    )
+    assert started.kind == "competition_started" and "Q4 systems cup" in started.text
+    twice = await engine.channel.competition_start(admin, "Other", "2026-12-31", None)
+    assert twice.kind == "competition_running"
+
+    # Personal quiz: tiny counts (a listed topic), mixed precision does not.
+    await play_in(engine, ANA, "tiny")
+    await play_in(engine, BO, "mixed-precision")
+    # Daily question on offloading.
+    await engine.channel.daily_on(admin, "offloading", "09:00", "UTC", None)
+    await run_until(engine, clock, moment("2026-12-01T09:10"))
+    daily = publisher.of(DailyPostView)[0].view
+    assert isinstance(daily, DailyPostView)
+    right, _ = right_and_wrong(engine, daily)
+    feedback = await engine.click(BO, right)
+    assert isinstance(feedback, ChannelFeedback) and feedback.points > 0
+    # A race on offloading.
+    await engine.channel.race_start(member, "offloading", 1, 10)
+    question = publisher.of(RaceQuestionView)[0].view
+    assert isinstance(question, RaceQuestionView)
+    await engine.click(CY, race_answer(engine, question, right=True))
+    clock.advance(11)
+    await engine.channel.tick()
+
+    standings = await engine.channel.competition_standings(member)
+    assert isinstance(standings, Leaderboard) and standings.competition == "Q4 systems cup"
+    by_name = {r.name: r.points for r in standings.rows}
+    assert set(by_name) == {"Ana", "Bo", "Cy"}
+    assert by_name["Ana"] == 30  # tiny, personal
+    assert by_name["Bo"] == feedback.points  # the daily only: mixed precision is outside
+    assert by_name["Cy"] > 0  # the race
+    assert standings.you and standings.you.name == "Ana"
+
+    # After the end date, points no longer count and the final standings are posted once.
+    await run_until(engine, clock, moment("2026-12-03T01:00"), step=3600)
+    finals = [p for p in publisher.of(Leaderboard) if p.view.final]  # type: ignore[attr-defined]
+    assert len(finals) == 1 and finals[0].channel == CHANNEL
+    assert "🏆 Q4 systems cup · final standings" in finals[0].text
+    await play_in(engine, CY, "tiny")
+    final = await engine.channel.competition_standings(member)
+    assert isinstance(final, Leaderboard) and final.final
+    assert {r.name: r.points for r in final.rows} == by_name
+    assert (await engine.channel.competition_end(admin)).kind == "competition_none"
+    await engine.store.close()
+
+
+async def play_in(engine: Engine, player: PlayerRef, topic: str) -> None:
+    """A whole personal quiz in the competition's workspace, answered right."""
+    await play(engine, player, topic, right=True, scope=ScopeRef("discord", "G1", "C-quiz"))
