@@ -205,7 +205,9 @@ class Engine:
 
     async def _summary(self, run: Run, bank: Bank) -> Summary:
         questions = [q for q in (bank.question(i) for i in run.question_ids) if q]
-        standing = await self.store.standing(run.scope, bank.id, "all", run.player.id, limit=1)
+        standing = await self.store.standing(
+            run.scope, bank.id, "all", run.player.id, limit=1, count=True
+        )
         return Summary(
             locale=run.locale,
             topic_title=i18n.pick(bank.title, run.locale),

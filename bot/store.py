@@ -88,21 +88,25 @@ MIGRATIONS: tuple[str, ...] = (
         question_id TEXT NOT NULL,
         PRIMARY KEY (platform, workspace_id, player_id, bank_id, question_id)
     ) WITHOUT ROWID;
-    CREATE TABLE totals (
+    CREATE TABLE boards (
+        board_id INTEGER PRIMARY KEY,
         platform TEXT NOT NULL,
         workspace_id TEXT NOT NULL,
         bank_id TEXT NOT NULL,
         period TEXT NOT NULL,
+        UNIQUE (platform, workspace_id, bank_id, period)
+    );
+    CREATE TABLE totals (
+        board_id INTEGER NOT NULL REFERENCES boards(board_id),
         player_id TEXT NOT NULL,
         points INTEGER NOT NULL DEFAULT 0,
         correct INTEGER NOT NULL DEFAULT 0,
         answered INTEGER NOT NULL DEFAULT 0,
         reached_at REAL NOT NULL DEFAULT 0,
-        PRIMARY KEY (platform, workspace_id, bank_id, period, player_id)
+        PRIMARY KEY (board_id, player_id)
     ) WITHOUT ROWID;
+    CREATE INDEX totals_rank ON totals (board_id, points DESC, reached_at, player_id);
     CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
-    CREATE INDEX totals_rank
-        ON totals (platform, workspace_id, bank_id, period, points DESC, reached_at, player_id);
     """,
     # 2: channel play: daily questions, live races and competitions.
     """
@@ -202,13 +206,12 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 _TOTALS_UPSERT = """
-    INSERT INTO totals (platform, workspace_id, bank_id, period, player_id,
-                        points, correct, answered, reached_at)
-    VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
-    ON CONFLICT (platform, workspace_id, bank_id, period, player_id) DO UPDATE SET
+    INSERT INTO totals (board_id, player_id, points, correct, answered, reached_at)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (board_id, player_id) DO UPDATE SET
         points = points + excluded.points,
         correct = correct + excluded.correct,
-        answered = answered + 1,
+        answered = answered + excluded.answered,
         reached_at = CASE WHEN excluded.points > 0 THEN excluded.reached_at ELSE reached_at END
 """
 
@@ -308,17 +311,27 @@ class _Lru(Generic[K, V]):
 class Store:
     """The async interface to the database; open with ``await Store.open(path)``."""
 
-    def __init__(self, path: str, writer: _WriterThread, reader: aiosqlite.Connection):
+    def __init__(
+        self,
+        path: str,
+        writer: _WriterThread,
+        reader: aiosqlite.Connection,
+        max_batch: int = MAX_BATCH,
+    ):
         self.path = path
+        self._max_batch = max_batch
         self._writer = writer
         self._reader = reader
+        self._ledger = _Ledger()
         self._runs: _Lru[str, Run] = _Lru(CACHED_RUNS)
         self._locales: _Lru[tuple[str, str], tuple[str | None]] = _Lru(CACHED_PLAYERS)
         self._queue: asyncio.Queue[tuple[_Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="quizbot-store-writer")
 
     @classmethod
-    async def open(cls, path: str | Path) -> Store:
+    async def open(cls, path: str | Path, max_batch: int = MAX_BATCH) -> Store:
+        """Open (creating and migrating) the database. ``max_batch=1`` turns group commit
+        off: one transaction per write (the benchmarks' baseline)."""
         path = str(path)
         Path(path).parent.mkdir(parents=True, exist_ok=True)
         writer = _WriterThread()
@@ -334,7 +347,7 @@ class Store:
             if isinstance(exc, StoreError):
                 raise
             raise StoreError(f"cannot open the database {path}: {exc}") from exc
-        return cls(path, writer, reader)
+        return cls(path, writer, reader, max_batch)
 
     async def close(self) -> None:
         self._task.cancel()
@@ -353,7 +366,7 @@ class Store:
     async def _write_loop(self) -> None:
         while True:
             batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < MAX_BATCH:
+            while not self._queue.empty() and len(batch) < self._max_batch:
                 batch.append(self._queue.get_nowait())
             await self._commit(batch)
 
@@ -363,6 +376,7 @@ class Store:
         try:
             results = await self._writer.call(_transaction, [work for work, _ in batch])
         except Exception as exc:
+            self._ledger.clear()  # it may hold ids the rollback took back
             if len(batch) > 1:
                 for item in batch:
                     await self._commit([item])
@@ -407,61 +421,11 @@ class Store:
 
     async def record_answer(self, record: AnswerRecord) -> Recorded:
         """Write one answer with its totals and run progress; a repeat of an answered
-        position changes nothing and reports the answer on record."""
-        run = record.run
-
-        def work(db: sqlite3.Connection) -> Recorded:
-            cursor = db.execute(
-                "INSERT INTO answers (run_id, position, platform, workspace_id, player_id,"
-                " bank_id, question_id, choice, correct, points, answered_at)"
-                " VALUES (?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT (run_id, position) DO NOTHING",
-                (
-                    run.id,
-                    run.position,
-                    run.player.platform,
-                    run.scope.workspace_id,
-                    run.player.id,
-                    run.bank_id,
-                    record.question_id,
-                    record.choice,
-                    int(record.correct),
-                    record.points,
-                    record.at,
-                ),
-            )
-            if cursor.rowcount == 0:
-                choice, correct, points = db.execute(
-                    "SELECT choice, correct, points FROM answers WHERE run_id = ? AND position = ?",
-                    (run.id, run.position),
-                ).fetchone()
-                return Recorded(points, points == 0, True, choice, bool(correct))
-            cursor = db.execute(
-                "INSERT INTO attempts VALUES (?,?,?,?,?) ON CONFLICT DO NOTHING",
-                (
-                    run.player.platform,
-                    run.scope.workspace_id,
-                    run.player.id,
-                    run.bank_id,
-                    record.question_id,
-                ),
-            )
-            practice = cursor.rowcount == 0
-            points = 0 if practice else record.points
-            if practice and record.points:
-                db.execute(
-                    "UPDATE answers SET points = 0 WHERE run_id = ? AND position = ?",
-                    (run.id, run.position),
-                )
-            _credit(db, run.player, run.scope, run.bank_id, points, record.correct, record.at)
-            db.execute(
-                "UPDATE runs SET position = position + 1, correct = correct + ?,"
-                " points = points + ?, updated_at = ? WHERE run_id = ?",
-                (int(record.correct), points, record.at, run.id),
-            )
-            return Recorded(points, practice, False, record.choice, record.correct)
-
-        recorded = await self._write(work)
+        position changes nothing and reports the answer on record. Answers that arrive
+        together are written set-wise (see ``_record_answers``)."""
+        recorded = await self._write(_AnswerWork(record, self._ledger))
         if not recorded.duplicate:
+            run = record.run
             self._runs.put(run.id, run.after_answer(recorded.correct, recorded.points))
         return recorded
 
@@ -562,52 +526,58 @@ class Store:
         return rows[0][0] if rows else None
 
     async def standing(
-        self, scope: ScopeRef, bank_id: str, period: str, player_id: str | None, limit: int = 10
+        self,
+        scope: ScopeRef,
+        bank_id: str,
+        period: str,
+        player_id: str | None,
+        limit: int = 10,
+        count: bool = False,
     ) -> Standing:
-        """Top ``limit`` of a leaderboard, the asking player's row and the player count.
-        Served from the maintained totals through the ``totals_rank`` index."""
+        """Top ``limit`` of a leaderboard, the asking player's row and (with ``count``)
+        how many have points. Served from the maintained totals through the
+        ``totals_rank`` index: the cost grows with the rank, not with the answers."""
+        board = (
+            "(SELECT board_id FROM boards WHERE platform = ? AND workspace_id = ?"
+            " AND bank_id = ? AND period = ?)"
+        )
         key = (scope.platform, scope.workspace_id, bank_id, period)
-        where = "t.platform = ? AND t.workspace_id = ? AND t.bank_id = ? AND t.period = ?"
         top = await self._fetchall(
             "SELECT t.player_id, COALESCE(p.name, ''), t.points, t.correct, t.answered"
-            " FROM totals t LEFT JOIN players p"
-            " ON p.platform = t.platform AND p.player_id = t.player_id"
-            f" WHERE {where} AND t.points > 0"
+            " FROM totals t LEFT JOIN players p ON p.platform = ? AND p.player_id = t.player_id"
+            f" WHERE t.board_id = {board} AND t.points > 0"
             " ORDER BY t.points DESC, t.reached_at, t.player_id LIMIT ?",
-            (*key, limit),
+            (scope.platform, *key, limit),
         )
         rows = tuple(TotalRow(*row, rank=i) for i, row in enumerate(top, start=1))
-        count = await self._fetchall(
-            f"SELECT COUNT(*) FROM totals t WHERE {where} AND t.points > 0", key
-        )
         you = next((row for row in rows if row.player_id == player_id), None)
         if you is None and player_id is not None:
-            you = await self._rank_of(key, where, player_id)
-        return Standing(rows, you, count[0][0])
-
-    async def _rank_of(self, key: tuple[str, ...], where: str, player_id: str) -> TotalRow | None:
-        mine = await self._fetchall(
-            "SELECT t.points, t.correct, t.answered, t.reached_at, COALESCE(p.name, '')"
-            " FROM totals t LEFT JOIN players p"
-            " ON p.platform = t.platform AND p.player_id = t.player_id"
-            f" WHERE {where} AND t.player_id = ? AND t.points > 0",
-            (*key, player_id),
-        )
-        if not mine:
-            return None
-        points, correct, answered, reached_at, name = mine[0]
-        ahead = await self._fetchall(
-            f"SELECT COUNT(*) FROM totals t WHERE {where} AND (t.points > ? OR (t.points = ?"
-            " AND (t.reached_at < ? OR (t.reached_at = ? AND t.player_id < ?))))",
-            (*key, points, points, reached_at, reached_at, player_id),
-        )
-        return TotalRow(player_id, name, points, correct, answered, rank=ahead[0][0] + 1)
+            mine = await self._fetchall(
+                "SELECT t.points, t.correct, t.answered, COALESCE(p.name, ''),"
+                " (SELECT COUNT(*) FROM totals o WHERE o.board_id = t.board_id"
+                "  AND (o.points > t.points OR (o.points = t.points AND (o.reached_at"
+                "  < t.reached_at OR (o.reached_at = t.reached_at"
+                "  AND o.player_id < t.player_id)))))"
+                " FROM totals t LEFT JOIN players p ON p.platform = ? AND p.player_id = ?"
+                f" WHERE t.board_id = {board} AND t.player_id = ? AND t.points > 0",
+                (scope.platform, player_id, *key, player_id),
+            )
+            if mine:
+                points, correct, answered, name, ahead = mine[0]
+                you = TotalRow(player_id, name, points, correct, answered, rank=ahead + 1)
+        players = 0
+        if count:
+            found = await self._fetchall(
+                f"SELECT COUNT(*) FROM totals WHERE board_id = {board} AND points > 0", key
+            )
+            players = found[0][0]
+        return Standing(rows, you, players)
 
     async def bank_totals(self, scope: ScopeRef, player_id: str) -> list[BankTotals]:
         rows = await self._fetchall(
-            "SELECT bank_id, points, correct, answered FROM totals WHERE platform = ?"
-            " AND workspace_id = ? AND period = 'all' AND player_id = ? AND bank_id != ?"
-            " ORDER BY bank_id",
+            "SELECT b.bank_id, t.points, t.correct, t.answered FROM boards b JOIN totals t"
+            " ON t.board_id = b.board_id WHERE b.platform = ? AND b.workspace_id = ?"
+            " AND b.period = 'all' AND t.player_id = ? AND b.bank_id != ? ORDER BY b.bank_id",
             (scope.platform, scope.workspace_id, player_id, ALL_BANKS),
         )
         return [BankTotals(*row) for row in rows]
@@ -777,7 +747,7 @@ class Store:
                 (*key, streak, post.day),
             )
             _upsert_player(db, player)
-            _credit(db, player, post.scope, post.bank_id, points, correct, at)
+            self._ledger.credit(db, player, post.scope, post.bank_id, points, correct, at)
             return ChannelAnswer(choice, correct, points, streak, False)
 
         return await self._write(work)
@@ -886,7 +856,7 @@ class Store:
                 (race.id, number, player.id, choice, int(correct), points, streak, at),
             )
             _upsert_player(db, player)
-            _credit(db, player, race.scope, race.bank_id, points, correct, at)
+            self._ledger.credit(db, player, race.scope, race.bank_id, points, correct, at)
             return ChannelAnswer(choice, correct, points, streak, False)
 
         return await self._write(work)
@@ -939,6 +909,7 @@ class Store:
                 )
             except sqlite3.IntegrityError:
                 return None
+            self._ledger.forget_competitions()
             return cursor.lastrowid
 
         competition_id = await self._write(work)
@@ -979,6 +950,7 @@ class Store:
                 " AND ended_at IS NULL",
                 (at, competition.id),
             )
+            self._ledger.forget_competitions()
             return cursor.rowcount == 1
 
         return await self._write(work)
@@ -1014,33 +986,88 @@ def _competition(row: Sequence[Any]) -> Competition:
     )
 
 
-def _credit(
-    db: sqlite3.Connection,
-    player: PlayerRef,
-    scope: ScopeRef,
-    bank_id: str,
-    points: int,
-    correct: bool,
-    at: float,
-) -> None:
-    """Add one answer to the maintained totals: its topic and all topics, in every period
-    it falls in, and in each running competition whose window and topics it fits."""
-    (competitions,) = db.execute(
-        "SELECT json_group_array(competition_id) FROM competitions"
-        " WHERE platform = ? AND workspace_id = ? AND ended_at IS NULL"
-        " AND starts_at <= ? AND ends_at > ?"
-        " AND (topics = '[]' OR EXISTS (SELECT 1 FROM json_each(topics) WHERE value = ?))",
-        (scope.platform, scope.workspace_id, at, at, bank_id),
-    ).fetchone()
-    periods = [*period_keys(at), *(f"competition:{c}" for c in json.loads(competitions))]
-    db.executemany(
-        _TOTALS_UPSERT,
-        [
-            (scope.platform, scope.workspace_id, bank, period, player.id, points, int(correct), at)
-            for bank in (bank_id, ALL_BANKS)
-            for period in periods
-        ],
-    )
+class _Ledger:
+    """Adds answers to the maintained totals. Its caches (board ids, running
+    competitions) belong to the writer thread and are cleared when a batch rolls back."""
+
+    def __init__(self) -> None:
+        self._boards: dict[tuple[str, str, str, str], int] = {}
+        self._competitions: dict[tuple[str, str], list[tuple[int, float, float, set[str]]]] = {}
+
+    def clear(self) -> None:
+        self._boards.clear()
+        self._competitions.clear()
+
+    def forget_competitions(self) -> None:
+        self._competitions.clear()
+
+    def board(self, db: sqlite3.Connection, key: tuple[str, str, str, str]) -> int:
+        board_id = self._boards.get(key)
+        if board_id is None:
+            db.execute("INSERT INTO boards VALUES (NULL, ?, ?, ?, ?) ON CONFLICT DO NOTHING", key)
+            (board_id,) = db.execute(
+                "SELECT board_id FROM boards WHERE platform = ? AND workspace_id = ?"
+                " AND bank_id = ? AND period = ?",
+                key,
+            ).fetchone()
+            self._boards[key] = board_id
+        return board_id
+
+    def _running(
+        self, db: sqlite3.Connection, scope: ScopeRef
+    ) -> list[tuple[int, float, float, set[str]]]:
+        key = (scope.platform, scope.workspace_id)
+        if key not in self._competitions:
+            rows = db.execute(
+                "SELECT competition_id, starts_at, ends_at, topics FROM competitions"
+                " WHERE platform = ? AND workspace_id = ? AND ended_at IS NULL",
+                key,
+            ).fetchall()
+            self._competitions[key] = [(c, s, e, set(json.loads(t))) for c, s, e, t in rows]
+        return self._competitions[key]
+
+    def credit(
+        self,
+        db: sqlite3.Connection,
+        player: PlayerRef,
+        scope: ScopeRef,
+        bank_id: str,
+        points: int,
+        correct: bool,
+        at: float,
+    ) -> None:
+        self.credit_many(db, [(player, scope, bank_id, points, correct, at)])
+
+    def credit_many(
+        self,
+        db: sqlite3.Connection,
+        answers: list[tuple[PlayerRef, ScopeRef, str, int, bool, float]],
+    ) -> None:
+        """Add answers to their topic and to all topics, in every period they fall in and
+        in each running competition whose window and topics they fit; answers to the same
+        leaderboard row are summed first, so each row is written once."""
+        rows: dict[tuple[int, str], list[float]] = {}
+        for player, scope, bank_id, points, correct, at in answers:
+            periods = [
+                *period_keys(at),
+                *(
+                    f"competition:{cid}"
+                    for cid, starts, ends, topics in self._running(db, scope)
+                    if starts <= at < ends and (not topics or bank_id in topics)
+                ),
+            ]
+            for bank in (bank_id, ALL_BANKS):
+                for period in periods:
+                    board = self.board(db, (scope.platform, scope.workspace_id, bank, period))
+                    row = rows.setdefault((board, player.id), [0, 0, 0, 0.0])
+                    row[0] += points
+                    row[1] += int(correct)
+                    row[2] += 1
+                    if points > 0:
+                        row[3] = max(row[3], at)
+        db.executemany(
+            _TOTALS_UPSERT, [(board, pid, *values) for (board, pid), values in rows.items()]
+        )
 
 
 def _upsert_player(db: sqlite3.Connection, player: PlayerRef) -> None:
@@ -1110,10 +1137,117 @@ def _transaction(writer: _WriterThread, works: Sequence[_Work]) -> list[Any]:
     assert db is not None
     db.execute("BEGIN IMMEDIATE")
     try:
-        results = [work(db) for work in works]
+        results: list[Any] = []
+        index = 0
+        while index < len(works):
+            work = works[index]
+            if isinstance(work, _AnswerWork):
+                # A run of answers is written set-wise, in a few statements for all.
+                end = index
+                while end < len(works) and isinstance(works[end], _AnswerWork):
+                    end += 1
+                segment = [w.record for w in works[index:end]]  # type: ignore[attr-defined]
+                results.extend(_record_answers(db, work.ledger, segment))
+                index = end
+            else:
+                results.append(work(db))
+                index += 1
         db.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(sqlite3.Error):
             db.execute("ROLLBACK")
         raise
     return results
+
+
+@dataclass(frozen=True)
+class _AnswerWork:
+    """A queued answer: the writer merges consecutive ones into one set-wise write."""
+
+    record: AnswerRecord
+    ledger: _Ledger
+
+    def __call__(self, db: sqlite3.Connection) -> Recorded:
+        return _record_answers(db, self.ledger, [self.record])[0]
+
+
+def _chunks(items: list[T], size: int = 300) -> list[list[T]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def _record_answers(
+    db: sqlite3.Connection, ledger: _Ledger, records: list[AnswerRecord]
+) -> list[Recorded]:
+    """Write answers set-wise: duplicates (the same run position, already on disk or
+    earlier in this set) change nothing; only a player's first attempt at a question
+    scores; totals and run progress follow."""
+    results: list[Recorded | None] = [None] * len(records)
+    first: dict[tuple[str, int], int] = {}
+    repeats: dict[int, int] = {}
+    for i, record in enumerate(records):
+        key = (record.run.id, record.run.position)
+        if key in first:
+            repeats[i] = first[key]
+        else:
+            first[key] = i
+    run_ids = list({run_id for run_id, _ in first})
+    for chunk in _chunks(run_ids):  # by the primary key's first column: an index lookup
+        rows = db.execute(
+            "SELECT run_id, position, choice, correct, points FROM answers"
+            f" WHERE run_id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ).fetchall()
+        for run_id, position, choice, correct, points in rows:
+            if (run_id, position) in first:
+                results[first[(run_id, position)]] = Recorded(
+                    points, points == 0, True, choice, bool(correct)
+                )
+    fresh = [i for i in first.values() if results[i] is None]
+
+    def attempt(record: AnswerRecord) -> tuple[str, str, str, str, str]:
+        run = record.run
+        return (run.player.platform, run.scope.workspace_id, run.player.id, run.bank_id,
+                record.question_id)  # fmt: skip
+
+    wanted = {attempt(records[i]) for i in fresh}
+    players: dict[tuple[str, str], set[str]] = {}
+    for platform, workspace, player, _, _ in wanted:
+        players.setdefault((platform, workspace), set()).add(player)
+    tried: set[tuple[str, str, str, str, str]] = set()
+    for (platform, workspace), ids in players.items():
+        for chunk in _chunks(sorted(ids)):  # by the primary key's prefix
+            rows = db.execute(
+                "SELECT * FROM attempts WHERE platform = ? AND workspace_id = ?"
+                f" AND player_id IN ({','.join('?' * len(chunk))})",
+                [platform, workspace, *chunk],
+            ).fetchall()
+            tried.update(row for row in rows if row in wanted)
+    answers, attempts, credits, progress = [], [], [], []
+    for i in fresh:
+        record, run = records[i], records[i].run
+        key = attempt(record)
+        practice = key in tried
+        tried.add(key)
+        points = 0 if practice else record.points
+        if not practice:
+            attempts.append(key)
+        answers.append((
+            run.id, run.position, run.player.platform, run.scope.workspace_id, run.player.id,
+            run.bank_id, record.question_id, record.choice, int(record.correct), points, record.at,
+        ))  # fmt: skip
+        credits.append((run.player, run.scope, run.bank_id, points, record.correct, record.at))
+        progress.append((int(record.correct), points, record.at, run.id))
+        results[i] = Recorded(points, practice, False, record.choice, record.correct)
+    db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?)", answers)
+    db.executemany("INSERT INTO attempts VALUES (?,?,?,?,?)", attempts)
+    ledger.credit_many(db, credits)
+    db.executemany(
+        "UPDATE runs SET position = position + 1, correct = correct + ?, points = points + ?,"
+        " updated_at = ? WHERE run_id = ?",
+        progress,
+    )
+    for i, original in repeats.items():
+        done = results[original]
+        assert done is not None
+        results[i] = Recorded(done.points, done.practice, True, done.choice, done.correct)
+    return [r for r in results if r is not None]
