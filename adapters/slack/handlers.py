@@ -1,0 +1,132 @@
+"""Thin bolt handlers: acknowledge at once, parse, call the engine, render, reply.
+
+Every reply goes through the interaction's ``response_url``: it works in any channel
+(the bot need not be a member), keeps quiz messages private to the player, and lets a
+click update the quiz message in place.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import aiohttp
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest, AsyncRespond
+from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.response import BoltResponse
+
+from bot import codec, i18n
+from bot.engine import Engine
+from bot.messages import t
+from bot.refs import PlayerRef, ScopeRef
+from bot.store import StoreError
+from bot.views import Notice, View
+
+from . import parse
+from .people import People
+from .render import render
+
+log = logging.getLogger(__name__)
+
+PLATFORM = "slack"
+ACTIONS = re.compile("^" + re.escape(codec.PREFIX))
+
+
+class RefuseUnreadable(AsyncMiddleware):
+    """Runs after the signature check and before anything else reads the body: bolt's
+    matchers and argument injection raise on, say, an empty ``actions`` list. A class,
+    not a function middleware, because bolt builds a function's arguments from the body."""
+
+    async def async_process(
+        self,
+        *,
+        req: AsyncBoltRequest,
+        resp: BoltResponse,
+        next: Callable[[], Awaitable[BoltResponse]],
+    ) -> BoltResponse:
+        if parse.understood(req.body):
+            return await next()
+        log.warning("refused a Slack request this app does not understand")
+        return BoltResponse(status=400, body="")
+
+
+def _try_again(locale: str) -> Notice:
+    return Notice(locale, "try_again", t(locale, "try_again"))
+
+
+async def _reply(respond: AsyncRespond, view: View, *, replace: bool) -> None:
+    """Update the message the click came from, or send a new ephemeral one (which never
+    replaces the quiz: a refused click must leave it playable)."""
+    message = render(view)
+    where: dict[str, Any] = (
+        {"replace_original": True}
+        if replace
+        else {"response_type": "ephemeral", "replace_original": False}
+    )
+    try:
+        sent = await respond(
+            text=message.text,
+            blocks=list(message.blocks),
+            unfurl_links=False,
+            unfurl_media=False,
+            **where,
+        )
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        log.warning("could not reply through response_url: %s", type(exc).__name__)
+        return
+    if sent.status_code != 200:
+        log.warning("Slack refused a reply: HTTP %s %s", sent.status_code, sent.body)
+
+
+async def _command_view(
+    engine: Engine, ask: parse.Invocation, player: PlayerRef, scope: ScopeRef, locale: str
+) -> View:
+    if ask.kind == parse.QUIZ and ask.topic:
+        # Resume an unfinished run: ephemeral quiz messages vanish when Slack reloads.
+        return await engine.start_quiz(player, scope, ask.topic, locale, resume=True)
+    if ask.kind == parse.LEADERBOARD:
+        return await engine.leaderboard(player, scope, locale, ask.period, ask.topic)
+    if ask.kind == parse.STATS:
+        return await engine.stats(player, scope, locale)
+    if ask.kind == parse.LANG:
+        return await engine.set_locale(player, ask.tag)
+    return engine.topics(locale)
+
+
+def register(app: AsyncApp, engine: Engine, people: People) -> None:
+    @app.command(parse.COMMAND)
+    async def quiz_command(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
+        await ack()
+        command = parse.command(body)
+        if command is None:  # RefuseUnreadable turned it away already
+            return
+        person = await people.lookup(command.team_id, command.user_id, command.user_name)
+        player = PlayerRef(PLATFORM, command.user_id, person.name)
+        scope = ScopeRef(PLATFORM, command.team_id, command.channel_id)
+        try:
+            locale = await engine.locale_for(player, person.locale)
+            view = await _command_view(
+                engine, parse.invocation(command.text), player, scope, locale
+            )
+        except StoreError as exc:
+            log.warning("a /quiz command failed on the database: %s", exc)
+            view = _try_again(i18n.choose(person.locale))
+        await _reply(respond, view, replace=False)
+
+    @app.action(ACTIONS)
+    async def quiz_click(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
+        await ack()
+        click = parse.click(body)
+        if click is None:
+            return
+        # Usually cached since the player's /quiz; it gives refusals the player's language.
+        person = await people.lookup(click.team_id, click.user_id, click.user_name)
+        player = PlayerRef(PLATFORM, click.user_id, person.name)
+        try:
+            view = await engine.click(player, click.action_id, person.locale)
+        except StoreError as exc:
+            log.warning("a click failed on the database: %s", exc)
+            view = _try_again(i18n.choose(person.locale))
+        await _reply(respond, view, replace=not isinstance(view, Notice))

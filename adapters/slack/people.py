@@ -1,0 +1,83 @@
+"""Who a Slack user is: display name and client locale, from ``users.info``.
+
+Slack payloads carry neither, and users.info is rate limited, so answers are kept in
+a small cache whose entries expire (names and languages do change)."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+import aiohttp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Person:
+    name: str
+    locale: str | None  # Slack's tag, e.g. "hi-IN"; None when unknown
+
+
+class TtlCache:
+    """A bounded least-recently-used map whose entries expire after ``ttl`` seconds."""
+
+    def __init__(self, size: int, ttl: float, clock: Callable[[], float] = time.monotonic):
+        self._size, self._ttl, self._clock = size, ttl, clock
+        self._items: OrderedDict[tuple[str, str], tuple[float, Person]] = OrderedDict()
+
+    def get(self, key: tuple[str, str]) -> Person | None:
+        item = self._items.get(key)
+        if item is None:
+            return None
+        if item[0] <= self._clock():
+            del self._items[key]
+            return None
+        self._items.move_to_end(key)
+        return item[1]
+
+    def put(self, key: tuple[str, str], value: Person) -> None:
+        self._items[key] = (self._clock() + self._ttl, value)
+        self._items.move_to_end(key)
+        while len(self._items) > self._size:
+            self._items.popitem(last=False)
+
+
+class People:
+    def __init__(self, client: AsyncWebClient, cache: TtlCache | None = None):
+        self._client = client
+        self._cache = cache or TtlCache(size=10_000, ttl=3600.0)
+
+    async def lookup(self, team_id: str, user_id: str, fallback_name: str) -> Person:
+        """Name and locale of a user; on any failure, the fallback name and no locale
+        (the player then gets their saved language or English)."""
+        key = (team_id, user_id)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        try:
+            response = await self._client.users_info(user=user_id, include_locale=True)
+        except SlackApiError as exc:
+            log.warning("users.info failed for %s: %s", user_id, exc.response.get("error"))
+            return Person(fallback_name, None)
+        except (aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("users.info failed for %s: %s", user_id, type(exc).__name__)
+            return Person(fallback_name, None)
+        person = _person(response.get("user"), fallback_name)
+        self._cache.put(key, person)
+        return person
+
+
+def _person(user: object, fallback_name: str) -> Person:
+    if not isinstance(user, Mapping):
+        return Person(fallback_name, None)
+    profile = user.get("profile") if isinstance(user.get("profile"), Mapping) else {}
+    names = (profile.get("display_name"), profile.get("real_name"), user.get("real_name"))
+    name = next((n for n in names if isinstance(n, str) and n.strip()), fallback_name)
+    locale = user.get("locale")
+    return Person(name.strip(), locale if isinstance(locale, str) and locale else None)

@@ -1,0 +1,114 @@
+"""The Slack runtime: the bolt app, its HTTP server or Socket Mode connection."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+from collections.abc import Awaitable, Callable
+
+import aiohttp
+from aiohttp import web
+from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+from slack_bolt.async_app import AsyncApp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.engine import Engine
+
+from . import handlers
+from .people import People
+from .settings import EVENTS_PATH, SlackSettings
+
+log = logging.getLogger(__name__)
+
+_Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+API_TIMEOUT = 10  # seconds; a player is waiting on every Web API call
+
+
+def build_app(engine: Engine, settings: SlackSettings, people: People | None = None) -> AsyncApp:
+    """The bolt app with quizbot's handlers. It makes no call until the first request
+    (bolt then calls auth.test once)."""
+    app = AsyncApp(
+        token=settings.bot_token,
+        # Passed explicitly so bolt never reads it from the environment ("" in Socket Mode,
+        # where requests are not signed).
+        signing_secret=settings.signing_secret,
+        name="quizbot",
+        before_authorize=handlers.RefuseUnreadable(),
+    )
+    # Point bolt's own client at SLACK_API_URL rather than passing `client=`: with the
+    # token also in the environment, bolt would warn at every start that it is unused.
+    # Bolt copies base_url and timeout into the client it gives each request.
+    app.client.base_url = settings.api_url
+    app.client.timeout = API_TIMEOUT
+    handlers.register(app, engine, people or People(app.client))
+    return app
+
+
+@web.middleware
+async def _refuse_unparsable(request: web.Request, handler: _Handler) -> web.StreamResponse:
+    """Bolt reads the body before any of its middleware runs and raises on one it cannot
+    parse (say ``payload=`` that is not JSON). Everything after that is caught inside
+    bolt's dispatch, so these errors can only come from reading the request."""
+    try:
+        return await handler(request)
+    except (ValueError, TypeError, AttributeError, KeyError, IndexError) as exc:
+        log.warning("refused an unreadable Slack request (%s)", type(exc).__name__)
+        return web.Response(status=400, text="invalid request")
+
+
+def web_app(app: AsyncApp) -> web.Application:
+    """The aiohttp application serving HTTP mode at /slack/events."""
+    application = app.web_app(path=EVENTS_PATH)
+    application.middlewares.append(_refuse_unparsable)
+    return application
+
+
+async def _check_token(client: AsyncWebClient) -> None:
+    """Fail at start with one clear line, not at a player's first command."""
+    try:
+        await client.auth_test()
+    except SlackApiError as exc:
+        raise SystemExit(
+            f"quizbot: Slack refused SLACK_BOT_TOKEN ({exc.response.get('error')}): copy the"
+            " Bot User OAuth Token again from OAuth & Permissions → OAuth Tokens"
+        ) from None
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        raise SystemExit(
+            f"quizbot: cannot reach the Slack Web API ({type(exc).__name__}):"
+            " check the network and SLACK_API_URL"
+        ) from None
+
+
+async def _run_http(app: AsyncApp, port: int) -> None:
+    runner = web.AppRunner(web_app(app))
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, port=port).start()
+        log.info("Slack: serving HTTP mode on port %d at %s", port, EVENTS_PATH)
+        await asyncio.Event().wait()  # until cancelled
+    finally:
+        await runner.cleanup()
+
+
+async def _run_socket_mode(app: AsyncApp, app_token: str) -> None:
+    handler = AsyncSocketModeHandler(app, app_token, web_client=app.client)
+    try:
+        await handler.connect_async()
+        log.info("Slack: connected in Socket Mode")
+        await asyncio.Event().wait()  # until cancelled
+    finally:
+        await handler.close_async()
+
+
+async def serve(engine: Engine, args: argparse.Namespace) -> None:
+    """Run the Slack app until cancelled: Socket Mode, or HTTP mode with ``--http``."""
+    settings = SlackSettings.from_environ(os.environ, args)
+    app = build_app(engine, settings)
+    await _check_token(app.client)
+    if settings.http:
+        await _run_http(app, settings.port)
+    else:
+        await _run_socket_mode(app, settings.app_token)

@@ -1,0 +1,91 @@
+"""Fixtures for the Slack adapter: the real bolt app over HTTP on 127.0.0.1, a fake
+Slack Web API, and a driver that sends it signed requests as Slack does."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+
+from adapters.slack.runtime import build_app, web_app
+from adapters.slack.settings import SlackSettings
+from bot.banks import Catalog
+from bot.engine import Engine
+from bot.i18n import LOCALES
+
+from .fake_slack import FakeSlack, SlackDriver, User, message_problems, shown_text
+
+SECRET = "test-signing-secret"
+USERS = {
+    "U1": User("en-US", "Ada", "Ada Lovelace"),
+    "U2": User("en-GB", "", "Grace Hopper"),  # no display name: the real name is used
+    "UHI": User("hi-IN", "आशा"),
+    "UBN": User("bn-IN", "অমিত"),
+}
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeSlack]:
+    """The fake Slack; at the end, every message it received must be valid Block Kit."""
+    slack = FakeSlack(USERS)
+    await slack.start()
+    yield slack
+    await slack.stop()
+    problems = [(m.get("text", "")[:60], p) for m in slack.messages() for p in message_problems(m)]
+    assert problems == []
+
+
+async def start_http(engine: Engine, fake: FakeSlack) -> tuple[web.AppRunner, str]:
+    """The real app in HTTP mode on a free port; returns its runner and events URL."""
+    settings = SlackSettings(
+        bot_token="xoxb-test", signing_secret=SECRET, app_token="", api_url=fake.api_url
+    )
+    runner = web.AppRunner(web_app(build_app(engine, settings)))
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", 0).start()
+    host, port = runner.addresses[0][:2]
+    return runner, f"http://{host}:{port}/slack/events"
+
+
+@pytest.fixture
+async def slack(engine: Engine, fake: FakeSlack) -> AsyncIterator[SlackDriver]:
+    runner, url = await start_http(engine, fake)
+    yield SlackDriver(fake, url, SECRET)
+    await runner.cleanup()
+
+
+def db_counts(path: str | Path) -> dict[str, int]:
+    """Rows per table: what a refused request must leave unchanged."""
+    with sqlite3.connect(path) as db:
+        tables = ("runs", "answers", "players", "totals", "attempts")
+        return {t: db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}
+
+
+def answer_key(catalog: Catalog) -> dict[str, str]:
+    """Every question's prompt → its right choice, in every locale."""
+    return {
+        q.prompt[loc]: q.choices[q.answer][loc]
+        for bank in catalog.banks
+        for q in bank.questions
+        for loc in LOCALES
+        if loc in q.prompt
+    }
+
+
+_CHOICE = re.compile(r"^([A-E])\. (.*)$")
+
+
+def right_letter(message: Mapping[str, Any], key: Mapping[str, str]) -> str:
+    """The letter of the right answer in a question message, read as a player would."""
+    shown = shown_text(message)
+    prompt = next(p for p in key if p in shown)
+    for line in shown.splitlines():
+        match = _CHOICE.match(line)
+        if match and match[2] == key[prompt]:
+            return match[1]
+    raise AssertionError(f"no right answer shown for {prompt!r}")

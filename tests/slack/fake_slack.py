@@ -1,0 +1,507 @@
+"""A fake Slack on 127.0.0.1, for tests and for trying quizbot by hand.
+
+It serves what quizbot calls (the Web API methods ``auth.test``, ``users.info``,
+``chat.*`` and ``apps.connections.open``), records every ``response_url`` post and
+Web API call, and offers a Socket Mode websocket. ``SlackDriver`` plays Slack's other
+half: it sends slash commands and button clicks to the app, signed the way Slack
+signs them, and returns the messages the app posts back.
+
+By hand, in three terminals (the same SLACK_SIGNING_SECRET in the last two):
+
+    python -m tests.slack.fake_slack serve --port 8900
+    SLACK_API_URL=http://127.0.0.1:8900/api/ SLACK_BOT_TOKEN=xoxb-fake \\
+        SLACK_SIGNING_SECRET=s3cret quizbot run slack --http --port 3000
+    SLACK_SIGNING_SECRET=s3cret python -m tests.slack.fake_slack play offloading \\
+        --port 8900 --app http://127.0.0.1:3000/slack/events
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import hashlib
+import hmac
+import html
+import itertools
+import json
+import os
+import re
+import sys
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar
+from urllib.parse import urlencode
+
+import aiohttp
+from aiohttp import web
+from slack_sdk.models.blocks import Block
+
+T = TypeVar("T")
+MAX_BLOCKS = 50
+CHAT_METHODS = ("chat.postMessage", "chat.postEphemeral", "chat.update")
+
+
+@dataclass(frozen=True)
+class Call:
+    method: str  # a Web API method, or "response_url"
+    body: dict[str, Any]
+    key: str = ""  # which response_url, for "response_url"
+
+
+@dataclass
+class User:
+    locale: str = "en-US"
+    display_name: str = ""
+    real_name: str = ""
+
+
+def message_problems(message: Mapping[str, Any]) -> list[str]:
+    """Why a message would not be valid Block Kit for Slack (empty if it is)."""
+    problems = []
+    if not isinstance(message.get("text"), str) or not message["text"].strip():
+        problems.append("no plain `text` fallback")
+    blocks = message.get("blocks") or []
+    if len(blocks) > MAX_BLOCKS:
+        problems.append(f"{len(blocks)} blocks (max {MAX_BLOCKS})")
+    for raw in blocks:
+        try:
+            block = Block.parse(raw)
+            if block is None:
+                raise ValueError(f"unknown block type {raw.get('type')!r}")
+            block.to_dict()  # slack_sdk checks lengths here
+        except Exception as exc:  # any failure is what we report
+            problems.append(f"{raw.get('type')} block: {exc}")
+    return problems
+
+
+def sign(secret: str, timestamp: str, body: str) -> str:
+    """Slack's request signature: v0= + HMAC-SHA256(secret, "v0:{timestamp}:{body}")."""
+    base = f"v0:{timestamp}:{body}".encode()
+    return "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
+
+
+class FakeSlack:
+    def __init__(
+        self,
+        users: Mapping[str, User] | None = None,
+        *,
+        anyone: User | None = None,
+        verbose: bool = False,
+    ):
+        self.users: dict[str, User] = dict(users or {})
+        self.anyone = anyone  # users.info's answer for users not in `users` (else not found)
+        self.calls: list[Call] = []
+        self.socket_acks: list[dict[str, Any]] = []
+        self.verbose = verbose
+        self.url = ""
+        self._changed = asyncio.Condition()
+        self._envelopes: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self._runner: web.AppRunner | None = None
+        self._ts = itertools.count(1)
+
+    # --- lifecycle ------------------------------------------------------------------
+
+    async def start(self, port: int = 0) -> None:
+        app = web.Application()
+        app.router.add_route("*", "/api/{method}", self._api)
+        app.router.add_post("/response/{key}", self._response)
+        app.router.add_get("/socket", self._socket)
+        app.router.add_get("/_response/{key}", self._wait_response)  # for `play`
+        app.router.add_get("/_messages", self._messages)
+        self._runner = web.AppRunner(app, access_log=None)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        host, bound = self._runner.addresses[0][:2]
+        self.url = f"http://{host}:{bound}"
+
+    async def stop(self) -> None:
+        if self._runner:
+            await self._runner.cleanup()
+
+    @property
+    def api_url(self) -> str:
+        return f"{self.url}/api/"
+
+    def response_url(self, key: str) -> str:
+        return f"{self.url}/response/{key}"
+
+    # --- what the app sent ------------------------------------------------------------
+
+    def calls_to(self, method: str) -> list[Call]:
+        return [c for c in self.calls if c.method == method]
+
+    def messages(self) -> list[dict[str, Any]]:
+        """Every message the app sent: response_url posts and chat.* calls."""
+        return [c.body for c in self.calls if c.method in ("response_url", *CHAT_METHODS)]
+
+    def responses(self, key: str) -> list[dict[str, Any]]:
+        return [c.body for c in self.calls if c.method == "response_url" and c.key == key]
+
+    async def wait_for(self, found: Callable[[], T | None], timeout: float = 10) -> T:
+        """Wait until ``found()`` returns something (the app works after its ack)."""
+        async with self._changed:
+            await asyncio.wait_for(self._changed.wait_for(found), timeout)
+        result = found()
+        assert result is not None
+        return result
+
+    async def response(self, key: str, count: int = 1) -> dict[str, Any]:
+        """The ``count``-th message posted to a response_url, once it arrives."""
+        posted = await self.wait_for(lambda: self.responses(key)[count - 1 :] or None)
+        return posted[0]
+
+    async def _record(self, call: Call) -> None:
+        if self.verbose:
+            print(f"fake slack ← {call.method} {json.dumps(call.body, ensure_ascii=False)[:300]}")
+        async with self._changed:
+            self.calls.append(call)
+            self._changed.notify_all()
+
+    # --- the Web API --------------------------------------------------------------------
+
+    async def _api(self, request: web.Request) -> web.Response:
+        method = request.match_info["method"]
+        args: dict[str, Any] = dict(request.query)
+        if request.content_type == "application/json":
+            args.update(await request.json())
+        else:
+            args.update(await request.post())
+        await self._record(Call(method, args))
+        token = request.headers.get("Authorization", "").removeprefix("Bearer ")
+        wanted = "xapp-" if method == "apps.connections.open" else "xoxb-"
+        if not token.startswith(wanted):
+            return web.json_response({"ok": False, "error": "invalid_auth"})
+        return web.json_response(self._answer(method, args))
+
+    def _answer(self, method: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        if method == "auth.test":
+            return {
+                "ok": True,
+                "url": "https://fake.slack.test/",
+                "team": "Fake team",
+                "user": "quizbot",
+                "team_id": "T1",
+                "user_id": "UQUIZBOT",
+                "bot_id": "BQUIZBOT",
+                "is_enterprise_install": False,
+            }
+        if method == "users.info":
+            user = self.users.get(str(args.get("user")), self.anyone)
+            if user is None:
+                return {"ok": False, "error": "user_not_found"}
+            return {"ok": True, "user": self._user(str(args["user"]), user, args)}
+        if method in CHAT_METHODS:
+            return {"ok": True, "channel": args.get("channel"), "ts": f"{next(self._ts)}.0001"}
+        if method == "apps.connections.open":
+            return {"ok": True, "url": self.url.replace("http://", "ws://") + "/socket"}
+        return {"ok": False, "error": "unknown_method"}
+
+    @staticmethod
+    def _user(user_id: str, user: User, args: Mapping[str, Any]) -> dict[str, Any]:
+        found: dict[str, Any] = {
+            "id": user_id,
+            "name": user_id.lower(),
+            "real_name": user.real_name,
+            "profile": {"display_name": user.display_name, "real_name": user.real_name},
+        }
+        if str(args.get("include_locale")).lower() in ("1", "true"):
+            found["locale"] = user.locale
+        return found
+
+    async def _wait_response(self, request: web.Request) -> web.Response:
+        count = int(request.query.get("count", "1"))
+        return web.json_response(await self.response(request.match_info["key"], count))
+
+    async def _messages(self, request: web.Request) -> web.Response:
+        return web.json_response(self.messages())
+
+    async def _response(self, request: web.Request) -> web.Response:
+        await self._record(Call("response_url", await request.json(), request.match_info["key"]))
+        return web.Response(text="ok")
+
+    # --- Socket Mode ----------------------------------------------------------------------
+
+    async def send_envelope(self, kind: str, payload: Mapping[str, Any]) -> str:
+        """Queue an envelope for the app's websocket; returns its envelope_id."""
+        envelope_id = f"env-{next(self._ts)}"
+        await self._envelopes.put(
+            {
+                "envelope_id": envelope_id,
+                "type": kind,
+                "payload": dict(payload),
+                "accepts_response_payload": kind != "events_api",
+                "retry_attempt": 0,
+                "retry_reason": "",
+            }
+        )
+        return envelope_id
+
+    async def _socket(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_json({"type": "hello", "num_connections": 1})
+
+        async def send() -> None:
+            while True:
+                await ws.send_json(await self._envelopes.get())
+
+        sender = asyncio.create_task(send())
+        try:
+            async for message in ws:
+                if message.type == aiohttp.WSMsgType.TEXT:
+                    ack = json.loads(message.data)
+                    async with self._changed:
+                        self.socket_acks.append(ack)
+                        self._changed.notify_all()
+        finally:
+            sender.cancel()
+        return ws
+
+
+class Inbox(Protocol):
+    """Where the app's replies arrive: a FakeSlack in-process, or one over HTTP."""
+
+    def response_url(self, key: str) -> str: ...
+
+    async def response(self, key: str, count: int = 1) -> dict[str, Any]: ...
+
+
+@dataclass(frozen=True)
+class RemoteFake:
+    """A FakeSlack running in another process (``serve``), read over HTTP."""
+
+    url: str
+
+    def response_url(self, key: str) -> str:
+        return f"{self.url}/response/{key}"
+
+    async def _get(self, path: str) -> Any:
+        async with aiohttp.ClientSession() as session, session.get(self.url + path) as resp:
+            resp.raise_for_status()
+            return await resp.json()
+
+    async def response(self, key: str, count: int = 1) -> dict[str, Any]:
+        found: dict[str, Any] = await self._get(f"/_response/{key}?count={count}")
+        return found
+
+    async def messages(self) -> list[dict[str, Any]]:
+        found: list[dict[str, Any]] = await self._get("/_messages")
+        return found
+
+
+@dataclass
+class SlackDriver:
+    """Slack's side of the conversation with the app: signed slash commands and clicks."""
+
+    fake: Inbox
+    app_url: str
+    secret: str
+    team: str = "T1"
+    channel: str = "C1"
+    timings: list[tuple[str, float, float]] = field(default_factory=list)
+    _keys: itertools.count = field(default_factory=lambda: itertools.count(1))
+
+    def new_key(self) -> str:
+        return f"r{next(self._keys)}"
+
+    def command_fields(self, text: str, user: str, key: str) -> dict[str, str]:
+        return {
+            "token": "deprecated-verification-token",
+            "team_id": self.team,
+            "team_domain": "fake",
+            "channel_id": self.channel,
+            "channel_name": "general",
+            "user_id": user,
+            "user_name": user.lower(),
+            "command": "/quiz",
+            "text": text,
+            "api_app_id": "AQUIZBOT",
+            "is_enterprise_install": "false",
+            "response_url": self.fake.response_url(key),
+            "trigger_id": f"trigger.{key}",
+        }
+
+    def click_payload(self, action_id: str, user: str, key: str) -> dict[str, Any]:
+        return {
+            "type": "block_actions",
+            "user": {
+                "id": user,
+                "username": user.lower(),
+                "name": user.lower(),
+                "team_id": self.team,
+            },
+            "api_app_id": "AQUIZBOT",
+            "token": "deprecated-verification-token",
+            "container": {
+                "type": "message",
+                "message_ts": "1.0001",
+                "channel_id": self.channel,
+                "is_ephemeral": True,
+            },
+            "trigger_id": f"trigger.{key}",
+            "team": {"id": self.team, "domain": "fake"},
+            "enterprise": None,
+            "is_enterprise_install": False,
+            "channel": {"id": self.channel, "name": "general"},
+            "state": {"values": {}},
+            "response_url": self.fake.response_url(key),
+            "actions": [
+                {
+                    "action_id": action_id,
+                    "block_id": "b1",
+                    "text": {"type": "plain_text", "text": "A"},
+                    "type": "button",
+                    "action_ts": f"{time.time():.6f}",
+                }
+            ],
+        }
+
+    async def post(
+        self,
+        body: str,
+        *,
+        timestamp: int | None = None,
+        secret: str | None = None,
+        signed: str | None = None,
+    ) -> int:
+        """Post a form body to the app as Slack does; returns the HTTP status. The
+        keywords forge the request: another timestamp, secret or signed body."""
+        ts = str(int(time.time()) if timestamp is None else timestamp)
+        signature = sign(self.secret if secret is None else secret, ts, signed or body)
+        headers = {
+            "Content-Type": "application/x-www-form-urlencoded",
+            "X-Slack-Request-Timestamp": ts,
+            "X-Slack-Signature": signature,
+        }
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(self.app_url, data=body.encode(), headers=headers) as resp,
+        ):
+            await resp.read()
+            return resp.status
+
+    async def _exchange(self, what: str, body: str, key: str) -> dict[str, Any]:
+        started = time.perf_counter()
+        status = await self.post(body)
+        acked = time.perf_counter()
+        assert status == 200, f"{what}: HTTP {status}"
+        message = await self.fake.response(key)
+        self.timings.append((what, acked - started, time.perf_counter() - started))
+        return message
+
+    async def command(self, text: str, user: str = "U1") -> dict[str, Any]:
+        """Send ``/quiz <text>``; returns the message the app posts back."""
+        key = self.new_key()
+        return await self._exchange(
+            f"/quiz {text}".strip(), urlencode(self.command_fields(text, user, key)), key
+        )
+
+    async def click(self, action_id: str, user: str = "U1") -> dict[str, Any]:
+        """Click a button; returns the message the app posts back."""
+        key = self.new_key()
+        body = urlencode({"payload": json.dumps(self.click_payload(action_id, user, key))})
+        return await self._exchange(f"click {action_id}", body, key)
+
+
+# --- reading messages as a player does -------------------------------------------------------
+
+
+_LINK = re.compile(r"<([^|>]+)(?:\|([^>]+))?>")  # <url> or <url|label>
+_STYLE = re.compile(r"([*_~`])([^*_~`\n]+)\1")  # *bold*, _italic_, ~strike~, `code`
+
+
+def buttons(message: Mapping[str, Any]) -> dict[str, str]:
+    """Button label → action_id, for every button in a message."""
+    return {
+        element["text"]["text"]: element["action_id"]
+        for block in message.get("blocks", [])
+        if block["type"] == "actions"
+        for element in block["elements"]
+    }
+
+
+def shown_text(message: Mapping[str, Any]) -> str:
+    """The message's text roughly as Slack shows it (links, styles and entities resolved)."""
+    parts = []
+    for block in message.get("blocks", []):
+        for item in [block.get("text"), *block.get("elements", []), *block.get("fields", [])]:
+            text = item.get("text") if isinstance(item, dict) else None
+            text = text.get("text") if isinstance(text, dict) else text  # a button's label
+            if isinstance(text, str):
+                text = _STYLE.sub(r"\2", _LINK.sub(lambda m: m[2] or m[1], text))
+                parts.append(html.unescape(text))
+    return "\n".join(parts)
+
+
+# --- standalone ----------------------------------------------------------------------------
+
+
+async def _serve(args: argparse.Namespace) -> None:
+    fake = FakeSlack(anyone=User(args.locale, args.name), verbose=True)
+    await fake.start(args.port)
+    print(f"fake Slack Web API at {fake.api_url} (Ctrl-C to stop)", flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await fake.stop()
+
+
+async def _play(args: argparse.Namespace) -> int:
+    fake = RemoteFake(f"http://127.0.0.1:{args.port}")
+    slack = SlackDriver(fake, args.app, args.secret)
+    letters = itertools.cycle(args.answers)
+    message = await slack.command(args.topic, args.user)
+    while True:
+        print(shown_text(message), "\n", flush=True)
+        choices = buttons(message)
+        if "A" in choices:
+            letter = next(letters)
+            print(f"> clicking {letter}\n")
+            message = await slack.click(choices[letter], args.user)
+        elif choices:  # the "Next question" button
+            message = await slack.click(next(iter(choices.values())), args.user)
+        else:
+            break
+    print(shown_text(await slack.command(f"leaderboard {args.topic}", args.user)))
+    messages = await fake.messages()
+    invalid = [p for m in messages for p in message_problems(m)]
+    print(f"\n{len(messages)} messages received, {len(invalid)} Block Kit problems")
+    for problem in invalid:
+        print(f"  {problem}")
+    print("timings (ms): request → HTTP ack, request → reply posted to response_url")
+    for what, acked, replied in slack.timings:
+        print(f"  {acked * 1000:7.1f} {replied * 1000:7.1f}  {what}")
+    slowest = max(replied for _, _, replied in slack.timings)
+    print(f"slowest reply: {slowest * 1000:.1f} ms")
+    return 1 if invalid else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.slack.fake_slack")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="run the fake Slack and print what it receives")
+    serve.add_argument("--port", type=int, default=8900)
+    serve.add_argument("--locale", default="en-US", help="users.info locale, e.g. hi-IN")
+    serve.add_argument("--name", default="Ada", help="users.info display name")
+    play = sub.add_parser("play", help="play a quiz against a running quizbot, as Slack would")
+    play.add_argument("topic")
+    play.add_argument("--port", type=int, default=8900, help="port of the running fake")
+    play.add_argument("--app", default="http://127.0.0.1:3000/slack/events")
+    play.add_argument("--secret", default=os.environ.get("SLACK_SIGNING_SECRET", ""))
+    play.add_argument("--user", default="U0PLAYER")
+    play.add_argument("--answers", default="ABCD", help="letters to click, in turn")
+    args = parser.parse_args(argv)
+    if args.command == "serve":
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(_serve(args))
+        return 0
+    if not args.secret:
+        parser.error("set SLACK_SIGNING_SECRET or pass --secret")
+    return asyncio.run(_play(args))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""The pure Block Kit renderer: every view type, every real bank question in every
+locale, and the limits no library checks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from slack_sdk.models.blocks import Block
+
+from adapters.slack.render import LIMITS, LimitError, escape, render
+from bot import codec, i18n
+from bot.banks import Bank, Catalog, Question
+from bot.runs import LETTERS
+from bot.views import (
+    ChoiceView,
+    Feedback,
+    Leaderboard,
+    LeaderRow,
+    Notice,
+    QuestionView,
+    StatRow,
+    Stats,
+    Summary,
+    TopicList,
+    TopicView,
+)
+
+RUN = "0123456789abcdef"
+
+
+def question_view(bank: Bank, question: Question, locale: str, number: int = 8) -> QuestionView:
+    return QuestionView(
+        locale=locale,
+        run_id=RUN,
+        topic=bank.id,
+        topic_title=i18n.pick(bank.title, locale),
+        number=number,
+        total=len(bank.questions),
+        prompt=i18n.pick(question.prompt, locale),
+        choices=tuple(
+            ChoiceView(LETTERS[i], i18n.pick(text, locale), codec.AnswerAction(RUN, 7, i).encode())
+            for i, text in enumerate(question.choices)
+        ),
+        difficulty=question.difficulty,
+    )
+
+
+def feedback(view: QuestionView, question: Question, last: bool) -> Feedback:
+    summary = Summary(view.locale, view.topic_title, 5, 8, 60, 120, 2, 9) if last else None
+    return Feedback(
+        locale=view.locale,
+        question=view,
+        chosen=view.choices[0],
+        answer=view.choices[question.answer],
+        correct=question.answer == 0,
+        explanation=i18n.pick(question.explanation, view.locale),
+        references=question.references,
+        points=10,
+        practice=False,
+        answered=view.number,
+        run_points=60,
+        next_action=None if last else codec.NextAction(RUN, 7).encode(),
+        summary=summary,
+    )
+
+
+def checked(view: object) -> dict[str, Any]:
+    """Render a view and check it the way Slack would; returns the payload."""
+    payload = render(view).payload()
+    assert payload["text"].strip()
+    assert len(payload["blocks"]) <= LIMITS.blocks
+    for raw in payload["blocks"]:
+        block = Block.parse(raw)
+        assert block is not None
+        assert block.to_dict() == raw  # validates every length slack_sdk knows
+        if raw["type"] == "section":
+            assert len(raw["text"]["text"]) <= LIMITS.text_object
+    action_ids = [
+        e["action_id"] for b in payload["blocks"] if b["type"] == "actions" for e in b["elements"]
+    ]
+    assert len(action_ids) == len(set(action_ids))
+    assert "<!" not in json.dumps(payload)
+    return payload
+
+
+def body_text(payload: dict[str, Any]) -> str:
+    """Every text in the blocks (raw mrkdwn), one per line."""
+    texts = []
+    for block in payload["blocks"]:
+        for item in [block.get("text"), *block.get("elements", [])]:
+            text = item.get("text") if isinstance(item, dict) else None
+            texts.append(text.get("text") if isinstance(text, dict) else text)
+    return "\n".join(t for t in texts if isinstance(t, str))
+
+
+@pytest.mark.parametrize("locale", i18n.LOCALES)
+def test_every_bank_question_renders_in_full(catalog: Catalog, locale: str) -> None:
+    for bank in catalog.banks:
+        for number, question in enumerate(bank.questions, start=1):
+            view = question_view(bank, question, locale, number)
+            payload = checked(view)
+            body = body_text(payload)
+            for choice in view.choices:  # in full in the body, lettered buttons below
+                assert f"*{choice.letter}.* {escape(choice.text)}" in body
+            labels = [
+                e["text"]["text"]
+                for b in payload["blocks"]
+                if b["type"] == "actions"
+                for e in b["elements"]
+            ]
+            assert labels == [c.letter for c in view.choices]
+            last = number == len(bank.questions)
+            answered = checked(feedback(view, question, last))
+            assert escape(view.choices[question.answer].text) in body_text(answered)
+            assert ("qz:n:" in json.dumps(answered)) == (not last)
+
+
+def test_the_longest_question_in_every_locale(catalog: Catalog) -> None:
+    def size(bank: Bank, q: Question, loc: str) -> int:
+        texts = [q.prompt, q.explanation, *q.choices]
+        return sum(len(i18n.pick(t, loc)) for t in texts)
+
+    bank, question, _ = max(
+        ((b, q, loc) for b in catalog.banks for q in b.questions for loc in i18n.LOCALES),
+        key=lambda found: size(*found),
+    )
+    for loc in i18n.LOCALES:
+        view = question_view(bank, question, loc)
+        for rendered in (view, feedback(view, question, last=True)):
+            payload = checked(rendered)
+            assert escape(i18n.pick(question.prompt, loc)) in body_text(payload)
+
+
+def test_long_text_is_split_across_sections_never_cut() -> None:
+    words = " ".join(f"word{i}" for i in range(1500))  # ~11,000 characters
+    view = QuestionView(
+        "en",
+        RUN,
+        "t",
+        "A title " * 30,
+        1,
+        1,
+        words,
+        tuple(
+            ChoiceView(L, words[:2500], codec.AnswerAction(RUN, 0, i).encode())
+            for i, L in enumerate("ABCDE")
+        ),
+        "hard",
+    )
+    payload = checked(view)
+    sections = [b["text"]["text"] for b in payload["blocks"] if b["type"] == "section"]
+    assert "word1499" in " ".join(sections)
+    assert " ".join(sections).count("word0 ") >= 6  # the prompt and all five choices
+    # A heading over 150 characters falls back from a header block to a section.
+    assert payload["blocks"][0]["type"] == "section"
+    assert len(payload["text"]) <= LIMITS.fallback_text
+
+
+def test_too_many_blocks_is_an_error_not_a_rejected_message() -> None:
+    topics = tuple(TopicView(f"t{i}", f"Topic {i}", "x" * 2900, 8) for i in range(60))
+    with pytest.raises(LimitError):
+        render(TopicList("en", topics))
+
+
+def test_markup_in_names_and_bank_text_is_escaped() -> None:
+    rows = (LeaderRow(1, "U1", "<!channel> & <@U2>", 30, 3, 4),)
+    board = checked(Leaderboard("en", "week", "A & B", rows, rows[0]))
+    assert "&lt;!channel&gt; &amp; &lt;@U2&gt;" in body_text(board)
+    topics = checked(TopicList("en", (TopicView("x", "<b>", "Ping <!here>", 1),), "<!everyone>"))
+    assert "&lt;!everyone&gt;" in body_text(topics) and "&lt;!here&gt;" in body_text(topics)
+    assert "&lt;!everyone&gt;" in topics["text"]  # the fallback is escaped too
+    for block in topics["blocks"]:
+        if block["type"] == "section":
+            assert block["text"]["verbatim"] is True  # no auto-linking of @here or #channel
+
+
+def test_every_other_view_type() -> None:
+    summary = checked(Summary("bn", "বিষয়", 3, 8, 30, 120, None, 0))
+    assert "কুইজ সম্পূর্ণ · বিষয়" in body_text(summary)
+    notice = checked(Notice("hi", "invalid", "यह बटन अब मान्य नहीं है।"))
+    assert notice["text"] == "यह बटन अब मान्य नहीं है।"
+    empty_board = checked(Leaderboard("en", "all", None, (), None))
+    assert "No points yet" in body_text(empty_board)
+    assert "You have no points here yet." in body_text(empty_board)
+    rows = tuple(LeaderRow(i, f"U{i}", f"Player {i}", 100 - i, 5, 8) for i in range(1, 11))
+    full_board = checked(
+        Leaderboard("hi", "month", "विषय", rows, LeaderRow(14, "U", "Me", 3, 1, 2))
+    )
+    assert "लीडरबोर्ड · इस महीने · विषय" in body_text(full_board)
+    assert "*10.* Player 10" in body_text(full_board) and "#14" in body_text(full_board)
+    stats = checked(Stats("en", (StatRow("Offloading", 8, 6, 70),)))
+    assert "*Offloading*: 6/8 right (75%) · 70 points" in body_text(stats)
+    assert "No answers yet" in body_text(checked(Stats("en", ())))
+    with pytest.raises(TypeError):
+        render(object())

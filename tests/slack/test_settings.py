@@ -1,0 +1,81 @@
+"""Settings: one clear line per missing or wrong variable, never a secret, never a
+traceback, through the real `quizbot run slack` entry point."""
+
+from __future__ import annotations
+
+import argparse
+
+import pytest
+import yaml
+
+from adapters import cli
+from adapters.slack import configured, settings_problems
+
+from ..conftest import REPO
+
+
+def args(http: bool = False, port: int = 3000) -> argparse.Namespace:
+    return argparse.Namespace(http=http, port=port, db=None)
+
+
+def test_socket_mode_needs_the_bot_and_app_tokens() -> None:
+    assert not configured({})
+    problems = settings_problems({}, args())
+    assert problems == [
+        "SLACK_BOT_TOKEN is not set: find the Bot User OAuth Token (xoxb-…) under"
+        " OAuth & Permissions → OAuth Tokens",
+        "SLACK_APP_TOKEN is not set (Socket Mode needs it): run with --http for HTTP mode,"
+        " or create an app-level token (xapp-…) with the connections:write scope under"
+        " Basic Information → App-Level Tokens",
+    ]
+    env = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}
+    assert configured(env) and settings_problems(env, args()) == []
+
+
+def test_http_mode_needs_the_signing_secret() -> None:
+    env = {"SLACK_BOT_TOKEN": "xoxb-1"}
+    assert settings_problems(env, args(http=True)) == [
+        "SLACK_SIGNING_SECRET is not set (HTTP mode needs it): find it under"
+        " Basic Information → App Credentials → Signing Secret"
+    ]
+    assert settings_problems({**env, "SLACK_SIGNING_SECRET": "s"}, args(http=True)) == []
+
+
+def test_wrong_values_are_named_without_echoing_them() -> None:
+    env = {
+        "SLACK_BOT_TOKEN": "xapp-secret-value",
+        "SLACK_APP_TOKEN": "xoxb-other-secret",
+        "SLACK_API_URL": "slack.example/api",
+    }
+    problems = settings_problems(env, args())
+    assert [p.split(" ", 1)[0] for p in problems] == [
+        "SLACK_BOT_TOKEN",
+        "SLACK_APP_TOKEN",
+        "SLACK_API_URL",
+    ]
+    assert not any("secret" in p for p in problems)
+    assert settings_problems(
+        {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_SIGNING_SECRET": "s"}, args(http=True, port=70000)
+    ) == ["--port 70000 is not a TCP port (0-65535)"]
+
+
+def test_quizbot_run_slack_prints_the_problems(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for name in ("SLACK_BOT_TOKEN", "SLACK_APP_TOKEN", "SLACK_SIGNING_SECRET"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-1")
+    assert cli.main(["run", "slack", "--http"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("quizbot: SLACK_SIGNING_SECRET is not set (HTTP mode needs it)")
+    assert "Traceback" not in err and "xoxb-1" not in err
+
+
+def test_the_manifest_creates_the_app_in_one_paste() -> None:
+    manifest = yaml.safe_load((REPO / "deploy/slack/manifest.yaml").read_text(encoding="utf-8"))
+    (command,) = manifest["features"]["slash_commands"]
+    assert command["command"] == "/quiz" and "leaderboard" in command["usage_hint"]
+    assert manifest["oauth_config"]["scopes"]["bot"] == ["commands", "chat:write", "users:read"]
+    assert manifest["settings"]["socket_mode_enabled"] is True
+    assert manifest["settings"]["interactivity"]["is_enabled"] is True
+    assert len(manifest["display_information"]["description"]) <= 140

@@ -1,0 +1,51 @@
+"""`quizbot run slack` in Socket Mode: the real serve() connects to a fake websocket
+that Slack's apps.connections.open points it to, and answers envelopes with acks."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import os
+
+import pytest
+
+import adapters.slack as slack_adapter
+from bot.engine import Engine
+
+from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
+
+
+async def test_socket_mode_serves_a_quiz(
+    fake: FakeSlack, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SLACK_BOT_TOKEN", "xoxb-test")
+    monkeypatch.setenv("SLACK_APP_TOKEN", "xapp-test")
+    monkeypatch.setenv("SLACK_API_URL", fake.api_url)
+    monkeypatch.delenv("SLACK_SIGNING_SECRET", raising=False)
+    args = argparse.Namespace(http=False, port=3000, db=None)
+    assert slack_adapter.settings_problems(os.environ, args) == []
+
+    # Slack's side, minus HTTP: envelopes carry the same payloads.
+    slack = SlackDriver(fake, app_url="", secret="")
+    server = asyncio.create_task(slack_adapter.serve(engine, args))
+    try:
+        envelope = await fake.send_envelope(
+            "slash_commands", slack.command_fields("tiny", "U1", "s1")
+        )
+        await fake.wait_for(lambda: [a for a in fake.socket_acks if a["envelope_id"] == envelope])
+        question = await fake.response("s1")
+        assert "Question 1 of 2 · Tiny test bank" in shown_text(question)
+
+        click = slack.click_payload(buttons(question)["A"], "U1", "s2")
+        envelope = await fake.send_envelope("interactive", click)
+        await fake.wait_for(lambda: [a for a in fake.socket_acks if a["envelope_id"] == envelope])
+        feedback = await fake.response("s2")
+        assert "Right answer: " in shown_text(feedback)
+        assert feedback["replace_original"] is True
+    finally:
+        server.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await server
+    opened = fake.calls_to("apps.connections.open")
+    assert len(opened) == 1
