@@ -1,0 +1,155 @@
+"""The Discord runtime: a discord.py client with the quiz's application commands, one
+DynamicItem that routes every quiz button (so buttons keep working after a restart), and
+a command sync that only calls Discord when the commands changed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+import yarl
+
+from bot import codec
+from bot.engine import Engine
+
+from .commands import CatalogTranslator, build_tree
+from .handlers import ACK_BUDGET, Handlers
+from .settings import Settings
+
+log = logging.getLogger(__name__)
+
+COMMANDS_HASH = "discord.commands_hash"
+_BUTTON_ID = re.compile(codec.PATTERN)
+
+
+def use_endpoints(settings: Settings) -> None:
+    """Point discord.py at another REST API and gateway (a rate-limit proxy, a test fake).
+    discord.py reads both from class attributes, so this applies to the whole process."""
+    if settings.api_base_url:
+        discord.http.Route.BASE = settings.api_base_url
+    if settings.gateway_url:
+        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
+
+
+class QuizButton(discord.ui.DynamicItem[discord.ui.Button], template=codec.PATTERN):
+    """Every quiz button, recognised by its custom_id alone: the id carries the run,
+    question and choice, and the state lives in the store."""
+
+    def __init__(self, item: discord.ui.Button) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> QuizButton:
+        assert isinstance(item, discord.ui.Button)
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client = interaction.client
+        assert isinstance(client, QuizClient)
+        await client.handlers.click(interaction, self.custom_id)
+
+
+def _dispatched_to_quiz_button(interaction: discord.Interaction) -> bool:
+    """Whether discord.py will hand this click to QuizButton: the id must match its
+    template and be a button on the message clicked (the same test discord.py makes)."""
+    custom_id = (interaction.data or {}).get("custom_id", "")
+    if interaction.message is None or not _BUTTON_ID.fullmatch(custom_id):
+        return False
+    return any(
+        getattr(child, "custom_id", None) == custom_id
+        for row in interaction.message.components
+        for child in getattr(row, "children", ())
+    )
+
+
+@dataclass(frozen=True)
+class SyncResult:
+    synced: bool  # False: the commands were unchanged, Discord was not called
+    commands: int
+    guild_id: int | None
+
+
+class QuizClient(discord.Client):
+    def __init__(
+        self,
+        engine: Engine,
+        settings: Settings,
+        *,
+        auto_sync: bool = True,
+        ack_budget: float = ACK_BUDGET,
+    ) -> None:
+        # quizbot has no voice: spare the operator warnings about missing voice libraries.
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
+        # Interactions need no intents; the (unprivileged) guilds intent keeps discord.py's
+        # state consistent. Nothing here needs the guild caches filled before on_ready.
+        super().__init__(
+            intents=discord.Intents(guilds=True),
+            allowed_mentions=discord.AllowedMentions.none(),
+            guild_ready_timeout=0,
+        )
+        self.engine = engine
+        self.settings = settings
+        self.auto_sync = auto_sync
+        self.handlers = Handlers(engine, ack_budget)
+        self.tree = build_tree(self, self.handlers)
+        self._guild = discord.Object(settings.guild_id) if settings.guild_id else None
+        if self._guild:
+            self.tree.copy_global_to(guild=self._guild)
+
+    async def setup_hook(self) -> None:
+        self.add_dynamic_items(QuizButton)
+        await self.tree.set_translator(CatalogTranslator())
+        if self.auto_sync:
+            try:
+                await self.sync_commands()
+            except discord.HTTPException as exc:
+                log.warning("could not sync the slash commands (the bot still runs): %s", exc)
+
+    async def on_ready(self) -> None:
+        log.info("connected to Discord as %s (id %s)", self.user, self.user and self.user.id)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # A click discord.py will not route to QuizButton (a forged or foreign id) still
+        # gets an answer from the engine, never "This interaction failed".
+        if interaction.type is discord.InteractionType.component and not (
+            _dispatched_to_quiz_button(interaction)
+        ):
+            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            await self.handlers.click(interaction, custom_id)
+
+    async def commands_payload(self) -> list[dict[str, Any]]:
+        """The commands exactly as a sync sends them, translations included."""
+        translator = self.tree.translator
+        assert translator is not None  # set in setup_hook
+        return [
+            await command.get_translated_payload(self.tree, translator)
+            for command in self.tree.get_commands(guild=self._guild)
+        ]
+
+    async def sync_commands(self, force: bool = False) -> SyncResult:
+        """Upload the commands when they differ from the last upload (Discord rate-limits
+        syncs), or always with ``force``."""
+        payload = await self.commands_payload()
+        digest = hashlib.sha256(
+            json.dumps(
+                {"app": self.application_id, "guild": self.settings.guild_id, "commands": payload},
+                sort_keys=True,
+                ensure_ascii=False,
+            ).encode()
+        ).hexdigest()
+        store = self.engine.store
+        if not force and await store.setting(COMMANDS_HASH) == digest:
+            log.info("slash commands unchanged: not syncing")
+            return SyncResult(False, len(payload), self.settings.guild_id)
+        synced = await self.tree.sync(guild=self._guild)
+        await store.set_setting(COMMANDS_HASH, digest)
+        where = f"server {self.settings.guild_id}" if self._guild else "all servers"
+        log.info("synced %d slash commands to %s", len(synced), where)
+        return SyncResult(True, len(synced), self.settings.guild_id)

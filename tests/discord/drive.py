@@ -1,0 +1,116 @@
+"""Drive a bot connected to a standalone fake Discord (``python -m tests.discord.fake_discord``)
+by hand: send slash commands and clicks, or click through a whole quiz, and print what
+the user would see.
+
+    python -m tests.discord.drive slash quiz topic=offloading
+    python -m tests.discord.drive click <message id> <custom id>
+    python -m tests.discord.drive play --topic offloading --clicks 5
+    python -m tests.discord.drive play --message <message id>   # continue a quiz
+    python -m tests.discord.drive state
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from typing import Any
+
+import aiohttp
+
+from .fake_discord import ALICE, Outcome
+
+
+class Driver:
+    def __init__(self, session: aiohttp.ClientSession, url: str, who: dict[str, str]):
+        self.session, self.url, self.who = session, url.rstrip("/"), who
+
+    async def _get(self, path: str) -> Any:
+        async with self.session.get(self.url + path) as response:
+            return await response.json()
+
+    async def interact(self, spec: dict[str, Any]) -> dict[str, Any]:
+        async with self.session.post(
+            f"{self.url}/_test/interact", json={**self.who, **spec}
+        ) as response:
+            data = await response.json()
+        if response.status != 200:
+            raise SystemExit(f"fake Discord: {data['error']}")
+        show(data)
+        return data
+
+    async def slash(self, name: str, options: dict[str, str]) -> dict[str, Any]:
+        return await self.interact({"kind": "slash", "name": name, "options": options})
+
+    async def click(self, message_id: str, custom_id: str) -> dict[str, Any]:
+        spec = {"kind": "click", "message_id": message_id, "custom_id": custom_id}
+        return await self.interact(spec)
+
+    async def play(self, topic: str, clicks: int, message_id: str | None) -> None:
+        """Click the first button (answer A, then "Next") until the quiz is over or
+        ``clicks`` clicks were made; start with /quiz unless continuing a message."""
+        if message_id is None:
+            message_id = (await self.slash("quiz", {"topic": topic}))["message"]["id"]
+        for _ in range(clicks):
+            message = await self._get(f"/_test/message/{message_id}")
+            buttons = [c for row in message["components"] for c in row["components"]]
+            if not buttons:
+                print("--- no buttons left: the quiz is over")
+                return
+            await self.click(message_id, buttons[0]["custom_id"])
+        print(f"--- continue with: play --message {message_id}")
+
+    async def state(self) -> None:
+        print(json.dumps(await self._get("/_test/state"), indent=2))
+
+
+def show(outcome: dict[str, Any]) -> None:
+    view = Outcome(**outcome)
+    where = "new message" if view.new_message else "edited in place"
+    private = ", ephemeral" if view.ephemeral else ""
+    message_id = view.message["id"] if view.message else "-"
+    print(f"--- response type {view.callback_type}: {where}{private} (message {message_id})")
+    print(view.text())
+    for button in view.buttons:
+        print(f"  [{button.get('label')}] {button.get('custom_id')}")
+
+
+async def run(args: argparse.Namespace) -> None:
+    who = {"user": args.user, "user_name": args.name, "locale": args.locale}
+    async with aiohttp.ClientSession() as session:
+        driver = Driver(session, args.url, who)
+        if args.command == "slash":
+            await driver.slash(args.name_, dict(o.split("=", 1) for o in args.options))
+        elif args.command == "click":
+            await driver.click(args.message_id, args.custom_id)
+        elif args.command == "play":
+            await driver.play(args.topic, args.clicks, args.message)
+        else:
+            await driver.state()
+
+
+def main(argv: list[str] | None = None) -> int:
+    top = argparse.ArgumentParser(prog="python -m tests.discord.drive")
+    top.add_argument("--url", default="http://127.0.0.1:8765", help="the fake Discord")
+    top.add_argument("--user", default=ALICE.id, help="the clicking user's id")
+    top.add_argument("--name", default=ALICE.name, help="the user's display name")
+    top.add_argument("--locale", default="en-US", help="the user's client language, e.g. hi")
+    sub = top.add_subparsers(dest="command", required=True)
+    slash = sub.add_parser("slash", help="send a slash command")
+    slash.add_argument("name_", metavar="name")
+    slash.add_argument("options", nargs="*", help="option=value")
+    click = sub.add_parser("click", help="click a button")
+    click.add_argument("message_id")
+    click.add_argument("custom_id")
+    play = sub.add_parser("play", help="click through a quiz")
+    play.add_argument("--topic", default="offloading")
+    play.add_argument("--clicks", type=int, default=100)
+    play.add_argument("--message", help="continue from this message's buttons")
+    sub.add_parser("state", help="what the fake has seen")
+    asyncio.run(run(top.parse_args(argv)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,725 @@
+"""A fake Discord on 127.0.0.1: the REST API and the gateway websocket on one aiohttp
+server, so the real discord.py client runs offline.
+
+It behaves like Discord where our bot could get it wrong: it checks every message and
+command payload against Discord's limits and answers 400 to a violation (recording it
+in ``violations``); an interaction answered after 3 s is unknown (404, code 10062) and a
+second first-response is refused (400, code 40060). Every REST call is recorded.
+
+Standalone, for trying the bot by hand (``POST /_test/interact`` dispatches an
+interaction and answers what the user saw; tests/discord/drive.py wraps it)::
+
+    python -m tests.discord.fake_discord --port 8765
+    DISCORD_TOKEN=fake-bot-token DISCORD_API_BASE_URL=http://127.0.0.1:8765/api/v10 \\
+        DISCORD_GATEWAY_URL=ws://127.0.0.1:8765/gateway quizbot run discord
+    python -m tests.discord.drive slash quiz topic=offloading
+    python -m tests.discord.drive play --clicks 5
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import itertools
+import json
+import secrets
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import aiohttp
+from aiohttp import web
+
+from .limits import choice_problems, command_problems, message_problems
+
+TOKEN = "fake-bot-token"
+APP_ID = "1100000000000000001"
+GUILD_ID = "1200000000000000002"
+CHANNEL_ID = "1300000000000000003"
+OWNER_ID = "1400000000000000004"
+EPHEMERAL, LOADING = 1 << 6, 1 << 7
+FIRST_RESPONSE_WITHIN = 3.0  # seconds, as on Discord
+
+BOT_USER = {
+    "id": APP_ID,
+    "username": "quizbot",
+    "discriminator": "0",
+    "global_name": None,
+    "avatar": None,
+    "bot": True,
+    "verified": True,
+    "flags": 0,
+    "mfa_enabled": False,
+}
+
+
+@dataclass(frozen=True)
+class FakeUser:
+    id: str
+    name: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "username": self.name.lower(),
+            "global_name": self.name,
+            "discriminator": "0",
+            "avatar": None,
+        }
+
+
+ALICE = FakeUser("1500000000000000001", "Alice")
+BOB = FakeUser("1500000000000000002", "Bob")
+
+
+def _json(data: Any, status: int = 200) -> web.Response:
+    # Exactly "application/json": discord.py ignores a body with "; charset=utf-8".
+    return web.Response(
+        body=json.dumps(data).encode(), status=status, headers={"Content-Type": "application/json"}
+    )
+
+
+def _error(status: int, code: int, message: str) -> web.Response:
+    return _json({"code": code, "message": message}, status)
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+@dataclass
+class Call:
+    method: str
+    path: str
+    body: Any
+
+
+@dataclass
+class Outcome:
+    """What the user saw after one interaction."""
+
+    interaction_id: str
+    callback_type: int  # 4 message, 5/6 deferred, 7 update, 8 autocomplete
+    message: dict[str, Any] | None = None  # the message created or edited
+    new_message: bool = False  # False: the clicked message was edited in place
+    choices: list[dict[str, Any]] | None = None  # autocomplete
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.message and self.message.get("flags", 0) & EPHEMERAL)
+
+    @property
+    def embeds(self) -> list[dict[str, Any]]:
+        return (self.message or {}).get("embeds", [])
+
+    @property
+    def content(self) -> str:
+        return (self.message or {}).get("content", "")
+
+    @property
+    def buttons(self) -> list[dict[str, Any]]:
+        rows = (self.message or {}).get("components", [])
+        return [c for row in rows for c in row.get("components", [])]
+
+    def button(self, label: str) -> dict[str, Any]:
+        return next(b for b in self.buttons if b.get("label") == label)
+
+    def text(self) -> str:
+        """Everything readable in the message, for assertions."""
+        parts = [self.content]
+        for embed in self.embeds:
+            parts += [embed.get("title", ""), embed.get("description", "")]
+            parts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
+            parts.append(embed.get("footer", {}).get("text", ""))
+        return "\n".join(p for p in parts if p)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "interaction_id": self.interaction_id,
+            "callback_type": self.callback_type,
+            "message": self.message,
+            "new_message": self.new_message,
+            "choices": self.choices,
+        }
+
+
+@dataclass
+class _Pending:
+    id: str
+    payload: dict[str, Any]
+    started: float
+    done: asyncio.Event = field(default_factory=asyncio.Event)
+    outcome: Outcome | None = None
+    callback_type: int | None = None  # the first response, once given
+    response_message_id: str | None = None  # the message made by a type 4 or 5 response
+
+
+class FakeDiscord:
+    def __init__(self, token: str = TOKEN):
+        self.token = token
+        self.calls: list[Call] = []
+        self.callbacks: list[dict[str, Any]] = []  # every interaction callback body
+        self.messages: dict[str, dict[str, Any]] = {}
+        self.commands: dict[str | None, list[dict[str, Any]]] = {}  # by guild (None: global)
+        self.command_syncs = 0
+        self.identifies = 0
+        self.violations: list[str] = []
+        self.unexpected: list[str] = []
+        self.connected = asyncio.Event()
+        self._ids = itertools.count(1)
+        self._seq = 0
+        self._sockets: set[web.WebSocketResponse] = set()
+        self._pending: dict[str, _Pending] = {}  # by interaction token
+        self._runner: web.AppRunner | None = None
+        self.url = ""
+
+    # --- server -------------------------------------------------------------------------
+
+    def app(self) -> web.Application:
+        app = web.Application()
+        api = "/api/v10"
+        app.router.add_get("/gateway", self._gateway)
+        app.router.add_get(f"{api}/gateway", self._gateway_url)
+        app.router.add_get(f"{api}/gateway/bot", self._gateway_url)
+        app.router.add_get(f"{api}/users/@me", self._me)
+        app.router.add_get(f"{api}/oauth2/applications/@me", self._application)
+        app.router.add_put(f"{api}/applications/{{app}}/commands", self._put_commands)
+        app.router.add_put(
+            f"{api}/applications/{{app}}/guilds/{{guild}}/commands", self._put_commands
+        )
+        app.router.add_post(f"{api}/interactions/{{id}}/{{token}}/callback", self._callback)
+        app.router.add_post(f"{api}/webhooks/{{app}}/{{token}}", self._followup)
+        app.router.add_route(
+            "*", f"{api}/webhooks/{{app}}/{{token}}/messages/{{message}}", self._webhook_message
+        )
+        app.router.add_route("*", f"{api}/{{tail:.*}}", self._unknown)
+        app.router.add_post("/_test/interact", self._test_interact)
+        app.router.add_get("/_test/state", self._test_state)
+        app.router.add_get("/_test/message/{id}", self._test_message)
+        return app
+
+    async def start(self, port: int = 0) -> str:
+        self._runner = web.AppRunner(self.app())
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", port)
+        await site.start()
+        bound = self._runner.addresses[0][1]
+        self.url = f"http://127.0.0.1:{bound}"
+        return self.url
+
+    async def stop(self) -> None:
+        for ws in list(self._sockets):
+            await ws.close()
+        if self._runner:
+            await self._runner.cleanup()
+
+    @property
+    def api_base_url(self) -> str:
+        return f"{self.url}/api/v10"
+
+    @property
+    def gateway_url(self) -> str:
+        return self.url.replace("http://", "ws://") + "/gateway"
+
+    def environ(self) -> dict[str, str]:
+        return {
+            "DISCORD_TOKEN": self.token,
+            "DISCORD_API_BASE_URL": self.api_base_url,
+            "DISCORD_GATEWAY_URL": self.gateway_url,
+        }
+
+    def _snowflake(self) -> str:
+        return str(1_600_000_000_000_000_000 + next(self._ids))
+
+    async def _record(self, request: web.Request) -> Any:
+        body = await request.json() if request.can_read_body else None
+        self.calls.append(Call(request.method, request.path, body))
+        return body
+
+    def _authorized(self, request: web.Request) -> bool:
+        return request.headers.get("Authorization") == f"Bot {self.token}"
+
+    def _reject(self, problems: list[str], what: str) -> web.Response | None:
+        if not problems:
+            return None
+        self.violations += [f"{what}: {p}" for p in problems]
+        return _json({"code": 50035, "message": "Invalid Form Body", "errors": problems}, 400)
+
+    # --- gateway ------------------------------------------------------------------------
+
+    async def _gateway_url(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        return _json(
+            {
+                "url": self.gateway_url,
+                "shards": 1,
+                "session_start_limit": {
+                    "total": 1000,
+                    "remaining": 1000,
+                    "reset_after": 0,
+                    "max_concurrency": 1,
+                },
+            }
+        )
+
+    async def _gateway(self, request: web.Request) -> web.WebSocketResponse:
+        ws = web.WebSocketResponse()
+        await ws.prepare(request)
+        await ws.send_json({"op": 10, "d": {"heartbeat_interval": 41250}, "s": None, "t": None})
+        try:
+            async for msg in ws:
+                if msg.type is not aiohttp.WSMsgType.TEXT:
+                    continue
+                data = json.loads(msg.data)
+                if data["op"] == 1:  # heartbeat
+                    await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
+                elif data["op"] == 2:  # identify
+                    if data["d"].get("token") != self.token:
+                        await ws.close(code=4004, message=b"Authentication failed.")
+                        break
+                    self.identifies += 1
+                    self._sockets.add(ws)
+                    await self._send(ws, "READY", self._ready())
+                    self.connected.set()
+                elif data["op"] == 6:  # resume: not supported, start a new session
+                    await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
+        finally:
+            self._sockets.discard(ws)
+            if not self._sockets:
+                self.connected.clear()
+        return ws
+
+    def _ready(self) -> dict[str, Any]:
+        return {
+            "v": 10,
+            "user": BOT_USER,
+            "guilds": [],
+            "session_id": secrets.token_hex(16),
+            "resume_gateway_url": self.gateway_url,
+            "application": {"id": APP_ID, "flags": 0},
+            "private_channels": [],
+            "relationships": [],
+        }
+
+    async def _send(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
+        self._seq += 1
+        await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
+
+    async def dispatch(self, event: str, data: Any) -> None:
+        if not self._sockets:
+            raise RuntimeError("no bot is connected to the fake gateway")
+        for ws in list(self._sockets):
+            await self._send(ws, event, data)
+
+    # --- REST ---------------------------------------------------------------------------
+
+    async def _me(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        if not self._authorized(request):
+            return _error(401, 0, "401: Unauthorized")
+        return _json(BOT_USER)
+
+    async def _application(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        if not self._authorized(request):
+            return _error(401, 0, "401: Unauthorized")
+        return _json(
+            {
+                "id": APP_ID,
+                "name": "quizbot",
+                "description": "",
+                "icon": None,
+                "bot_public": True,
+                "bot_require_code_grant": False,
+                "verify_key": "00",
+                "flags": 0,
+                "team": None,
+                "summary": "",
+                "owner": {
+                    "id": OWNER_ID,
+                    "username": "owner",
+                    "discriminator": "0",
+                    "avatar": None,
+                },
+            }
+        )
+
+    async def _put_commands(self, request: web.Request) -> web.Response:
+        commands = await self._record(request)
+        if not self._authorized(request):
+            return _error(401, 0, "401: Unauthorized")
+        rejected = self._reject(command_problems(commands), "commands")
+        if rejected:
+            return rejected
+        guild = request.match_info.get("guild")
+        self.command_syncs += 1
+        stored = []
+        for command in commands:
+            item = {"id": self._snowflake(), "application_id": APP_ID, "version": "1", **command}
+            item.setdefault("type", 1)
+            item.setdefault("dm_permission", True)
+            item.setdefault("default_member_permissions", None)
+            if guild:
+                item["guild_id"] = guild
+            stored.append(item)
+        self.commands[guild] = stored
+        return _json(stored)
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        await self._record(request)
+        self.unexpected.append(f"{request.method} {request.path}")
+        return _error(404, 0, "404: Not Found")
+
+    # --- interactions -------------------------------------------------------------------
+
+    def create_message(self, data: dict[str, Any], flags: int = 0) -> dict[str, Any]:
+        message = {
+            "id": self._snowflake(),
+            "channel_id": CHANNEL_ID,
+            "type": 20,
+            "content": data.get("content") or "",
+            "author": BOT_USER,
+            "embeds": data.get("embeds") or [],
+            "components": data.get("components") or [],
+            "flags": flags,
+            "timestamp": _now(),
+            "edited_timestamp": None,
+            "tts": False,
+            "mention_everyone": False,
+            "mentions": [],
+            "mention_roles": [],
+            "attachments": [],
+            "pinned": False,
+            "application_id": APP_ID,
+            "webhook_id": APP_ID,
+        }
+        self.messages[message["id"]] = message
+        return message
+
+    def _edit(self, message_id: str, data: dict[str, Any]) -> dict[str, Any]:
+        message = self.messages[message_id]
+        for key in ("content", "embeds", "components"):
+            if key in data:
+                message[key] = (
+                    data[key] if data[key] is not None else ("" if key == "content" else [])
+                )
+        message["flags"] &= ~LOADING
+        message["edited_timestamp"] = _now()
+        return message
+
+    def _finish(self, pending: _Pending, outcome: Outcome) -> None:
+        if outcome.message is not None:  # a snapshot: later edits must not change it
+            outcome.message = json.loads(json.dumps(outcome.message))
+        pending.outcome = outcome
+        pending.done.set()
+
+    async def _callback(self, request: web.Request) -> web.Response:
+        body = await self._record(request)
+        self.callbacks.append(body)
+        pending = self._pending.get(request.match_info["token"])
+        if pending is None or pending.id != request.match_info["id"]:
+            return _error(404, 10062, "Unknown interaction")
+        if pending.callback_type is not None:
+            self.violations.append(f"interaction {pending.id} answered twice")
+            return _error(400, 40060, "Interaction has already been acknowledged.")
+        if time.monotonic() - pending.started > FIRST_RESPONSE_WITHIN:
+            self.violations.append(f"interaction {pending.id} answered after 3 s")
+            return _error(404, 10062, "Unknown interaction")
+        kind, data = body["type"], body.get("data") or {}
+        if kind in (4, 7):
+            rejected = self._reject(message_problems(data), f"callback type {kind}")
+            if rejected:
+                return rejected
+        if kind == 8:
+            rejected = self._reject(choice_problems(data.get("choices", [])), "autocomplete")
+            if rejected:
+                return rejected
+        pending.callback_type = kind
+        clicked = (pending.payload.get("message") or {}).get("id")
+        interaction = {"id": pending.id, "type": pending.payload["type"]}
+        resource: dict[str, Any] = {"type": kind}
+        if kind == 4:
+            message = self.create_message(data, data.get("flags", 0) & EPHEMERAL)
+            pending.response_message_id = message["id"]
+            resource["message"] = message
+            self._finish(pending, Outcome(pending.id, kind, message, new_message=True))
+        elif kind == 5:
+            message = self.create_message({}, (data.get("flags", 0) & EPHEMERAL) | LOADING)
+            pending.response_message_id = message["id"]
+            resource["message"] = message
+            interaction["response_message_loading"] = True
+        elif kind == 7:
+            if clicked not in self.messages:
+                return _error(404, 10008, "Unknown Message")
+            message = self._edit(clicked, data)
+            resource["message"] = message
+            self._finish(pending, Outcome(pending.id, kind, message))
+        elif kind == 8:
+            self._finish(pending, Outcome(pending.id, kind, choices=data.get("choices", [])))
+        elif kind != 6:
+            return _error(400, 50035, f"unsupported callback type {kind}")
+        if "message" in resource:
+            interaction["response_message_id"] = resource["message"]["id"]
+            interaction["response_message_ephemeral"] = bool(
+                resource["message"]["flags"] & EPHEMERAL
+            )
+        # Types 5 and 6 finish later, with an edit or a follow-up.
+        return _json({"interaction": interaction, "resource": resource})
+
+    def _pending_for(self, request: web.Request) -> _Pending | None:
+        if request.match_info["app"] != APP_ID:
+            return None
+        return self._pending.get(request.match_info["token"])
+
+    async def _followup(self, request: web.Request) -> web.Response:
+        data = await self._record(request)
+        pending = self._pending_for(request)
+        if pending is None:
+            return _error(404, 10015, "Unknown Webhook")
+        rejected = self._reject(message_problems(data), "follow-up")
+        if rejected:
+            return rejected
+        message = self.create_message(data, data.get("flags", 0) & EPHEMERAL)
+        if pending.outcome is None:
+            self._finish(pending, Outcome(pending.id, pending.callback_type or 0, message, True))
+        return _json(message)
+
+    async def _webhook_message(self, request: web.Request) -> web.Response:
+        data = await self._record(request)
+        pending = self._pending_for(request)
+        if pending is None:
+            return _error(404, 10015, "Unknown Webhook")
+        message_id = request.match_info["message"]
+        if message_id == "@original":
+            clicked = (pending.payload.get("message") or {}).get("id")
+            message_id = pending.response_message_id or clicked or ""
+        if message_id not in self.messages:
+            return _error(404, 10008, "Unknown Message")
+        if request.method == "GET":
+            return _json(self.messages[message_id])
+        if request.method == "DELETE":
+            del self.messages[message_id]
+            return web.Response(status=204)
+        if request.method != "PATCH":
+            return _error(405, 0, "405: Method Not Allowed")
+        rejected = self._reject(message_problems(data), "edit")
+        if rejected:
+            return rejected
+        message = self._edit(message_id, data)
+        if pending.outcome is None:
+            new = message_id == pending.response_message_id
+            self._finish(pending, Outcome(pending.id, pending.callback_type or 0, message, new))
+        return _json(message)
+
+    # --- driving the bot -------------------------------------------------------------------
+
+    def interaction(
+        self,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        user: FakeUser = ALICE,
+        locale: str = "en-US",
+        guild: bool = True,
+        message: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """An INTERACTION_CREATE payload as Discord sends it."""
+        payload: dict[str, Any] = {
+            "id": self._snowflake(),
+            "application_id": APP_ID,
+            "type": kind,
+            "data": data,
+            "token": "itok-" + secrets.token_urlsafe(24),
+            "version": 1,
+            "locale": locale,
+            "attachment_size_limit": 10 * 1024 * 1024,
+            "app_permissions": "0",
+            "entitlements": [],
+        }
+        if guild:
+            payload |= {
+                "guild_id": GUILD_ID,
+                "guild": {"id": GUILD_ID, "locale": "en-US", "features": []},
+                "guild_locale": "en-US",
+                "channel_id": CHANNEL_ID,
+                "channel": {
+                    "id": CHANNEL_ID,
+                    "type": 0,
+                    "name": "general",
+                    "position": 0,
+                    "guild_id": GUILD_ID,
+                    "nsfw": False,
+                    "parent_id": None,
+                },
+                "member": {
+                    "user": user.to_dict(),
+                    "nick": None,
+                    "roles": [],
+                    "flags": 0,
+                    "joined_at": "2024-01-01T00:00:00+00:00",
+                    "deaf": False,
+                    "mute": False,
+                    "permissions": "0",
+                },
+                "context": 0,
+            }
+        else:
+            dm = str(int(user.id) + 1)
+            payload |= {
+                "channel_id": dm,
+                "channel": {"id": dm, "type": 1, "recipients": [user.to_dict()]},
+                "user": user.to_dict(),
+                "context": 1,
+            }
+        if message is not None:
+            payload["message"] = message
+        return payload
+
+    async def interact(self, payload: dict[str, Any], timeout: float = 10.0) -> Outcome:
+        """Dispatch an interaction and wait until the bot has answered it completely."""
+        pending = _Pending(payload["id"], payload, time.monotonic())
+        self._pending[payload["token"]] = pending
+        await self.dispatch("INTERACTION_CREATE", payload)
+        try:
+            await asyncio.wait_for(pending.done.wait(), timeout)
+        except TimeoutError:
+            kind = payload["type"]
+            raise AssertionError(f"the bot did not answer interaction type {kind}") from None
+        assert pending.outcome is not None
+        return pending.outcome
+
+    async def settled(self, done: Callable[[], bool], timeout: float = 10.0) -> None:
+        """Wait until the bot's asynchronous work has reached a state."""
+        async with asyncio.timeout(timeout):
+            while not done():
+                await asyncio.sleep(0.01)
+
+    def command_id(self, name: str) -> str:
+        for commands in self.commands.values():
+            for command in commands:
+                if command["name"] == name:
+                    return command["id"]
+        return self._snowflake()  # an unsynced command: Discord would not send it, but tests may
+
+    async def slash(
+        self,
+        name: str,
+        *,
+        user: FakeUser = ALICE,
+        locale: str = "en-US",
+        guild: bool = True,
+        **options: str,
+    ) -> Outcome:
+        data = {
+            "id": self.command_id(name),
+            "name": name,
+            "type": 1,
+            "options": [{"name": k, "type": 3, "value": v} for k, v in options.items()],
+        }
+        if guild:
+            data["guild_id"] = GUILD_ID
+        payload = self.interaction(2, data, user=user, locale=locale, guild=guild)
+        return await self.interact(payload)
+
+    async def autocomplete(
+        self, name: str, option: str, typed: str, *, user: FakeUser = ALICE, locale: str = "en-US"
+    ) -> list[dict[str, Any]]:
+        data = {
+            "id": self.command_id(name),
+            "name": name,
+            "type": 1,
+            "guild_id": GUILD_ID,
+            "options": [{"name": option, "type": 3, "value": typed, "focused": True}],
+        }
+        outcome = await self.interact(self.interaction(4, data, user=user, locale=locale))
+        assert outcome.choices is not None
+        return outcome.choices
+
+    async def click(
+        self,
+        message_id: str,
+        custom_id: str,
+        *,
+        user: FakeUser = ALICE,
+        locale: str = "en-US",
+        guild: bool = True,
+    ) -> Outcome:
+        """A click on a button of a message (the custom_id need not be on it: forgeries)."""
+        data = {"custom_id": custom_id, "component_type": 2}
+        message = json.loads(json.dumps(self.messages[message_id]))
+        payload = self.interaction(3, data, user=user, locale=locale, guild=guild, message=message)
+        return await self.interact(payload)
+
+    # --- control API, for driving a bot by hand ----------------------------------------------
+
+    async def _test_interact(self, request: web.Request) -> web.Response:
+        """POST {"kind": "slash", "name": "quiz", "options": {...}} or {"kind": "click",
+        "message_id": "...", "custom_id": "..."} or {"kind": "autocomplete", "name": ...,
+        "option": ..., "value": ...}; optional "user" (id), "user_name", "locale". Answers
+        the outcome."""
+        spec = await request.json()
+        user = FakeUser(str(spec.get("user", ALICE.id)), spec.get("user_name", ALICE.name))
+        locale = spec.get("locale", "en-US")
+        try:
+            if spec["kind"] == "slash":
+                outcome = await self.slash(
+                    spec["name"], user=user, locale=locale, **spec.get("options", {})
+                )
+            elif spec["kind"] == "click":
+                outcome = await self.click(
+                    spec["message_id"], spec["custom_id"], user=user, locale=locale
+                )
+            else:
+                choices = await self.autocomplete(
+                    spec["name"], spec["option"], spec["value"], user=user, locale=locale
+                )
+                return _json({"choices": choices})
+        except (RuntimeError, AssertionError, KeyError) as exc:
+            return _json({"error": str(exc)}, 409)
+        return _json(outcome.to_dict())
+
+    async def _test_message(self, request: web.Request) -> web.Response:
+        message = self.messages.get(request.match_info["id"])
+        return _json(message) if message else _error(404, 10008, "Unknown Message")
+
+    async def _test_state(self, request: web.Request) -> web.Response:
+        return _json(
+            {
+                "connected": bool(self._sockets),
+                "identifies": self.identifies,
+                "command_syncs": self.command_syncs,
+                "violations": self.violations,
+                "unexpected": self.unexpected,
+                "messages": len(self.messages),
+            }
+        )
+
+
+# --- command line ----------------------------------------------------------------------------
+
+
+async def _serve(port: int) -> None:
+    fake = FakeDiscord()
+    await fake.start(port)
+    print(f"fake Discord on {fake.url}; point the bot at it with:", flush=True)
+    for key, value in fake.environ().items():
+        print(f"  export {key}={value}", flush=True)
+    print("then drive it with: python -m tests.discord.drive --help", flush=True)
+    await asyncio.Event().wait()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m tests.discord.fake_discord")
+    parser.add_argument("--port", type=int, default=8765)
+    args = parser.parse_args(argv)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(args.port))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,73 @@
+"""The limit checker the fake Discord applies must catch what Discord would reject."""
+
+from __future__ import annotations
+
+from .limits import choice_problems, command_problems, message_problems
+
+
+def button(custom_id: str, label: str = "A") -> dict:
+    return {"type": 2, "style": 1, "label": label, "custom_id": custom_id}
+
+
+def test_a_valid_message_passes() -> None:
+    message = {
+        "content": "hi",
+        "embeds": [{"title": "t", "description": "d", "fields": [{"name": "n", "value": "v"}]}],
+        "components": [{"type": 1, "components": [button("a"), button("b")]}],
+        "allowed_mentions": {"parse": []},
+    }
+    assert message_problems(message) == []
+
+
+def test_every_message_limit_is_checked() -> None:
+    too_much = {
+        "content": "x" * 2001,
+        "embeds": [
+            {
+                "title": "t" * 257,
+                "description": "d" * 4097,
+                "fields": [{"name": "", "value": "v" * 1025}] * 26,
+                "footer": {"text": "f" * 2049},
+            }
+        ],
+        "components": [{"type": 1, "components": [button("same"), button("same", "L" * 81)]}]
+        + [{"type": 1, "components": [button(f"r{i}-{j}") for j in range(6)]} for i in range(5)],
+        "allowed_mentions": {"parse": ["everyone"]},
+    }
+    found = " | ".join(message_problems(too_much))
+    for expected in (
+        "content has 2001",
+        "title has 257",
+        "description has 4097",
+        "26 > 25 fields",
+        "name must have",
+        "value must have",
+        "footer.text",
+        "6000 characters in all",
+        "6 > 5 action rows",
+        "1-5 components",
+        "label has 81",
+        "not unique",
+        "allowed_mentions",
+    ):
+        assert expected in found, expected
+    assert message_problems({"components": [{"type": 1, "components": [button("x" * 101)]}]})
+    assert message_problems({"content": "hello @everyone"})
+    assert message_problems({"content": "hello @\u200beveryone"}) == []
+
+
+def test_command_and_choice_limits_are_checked() -> None:
+    good = {"name": "quiz-topics", "description": "List", "options": []}
+    assert command_problems([good]) == []
+    bad = [
+        {"name": "Quiz", "description": "d" * 101},
+        {"name": "x", "description": "d", "description_localizations": {"bn": "বাংলা"}},
+        {"name": "y", "description": "d", "options": [
+            {"name": "o", "description": "d", "autocomplete": True, "choices": [
+                {"name": "c", "value": "v"}]}]},
+    ]  # fmt: skip
+    found = " | ".join(command_problems(bad))
+    assert "invalid command name" in found and "1-100 characters" in found
+    assert "'bn' is not a Discord locale" in found
+    assert "autocomplete and choices exclude each other" in found
+    assert choice_problems([{"name": "", "value": "v"}] * 26)

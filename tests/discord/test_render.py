@@ -1,0 +1,289 @@
+"""The Discord renderer on its own: every view type, the longest real questions in every
+language, extreme sizes and hostile text, all checked against Discord's limits."""
+
+from __future__ import annotations
+
+import discord
+import pytest
+
+from adapters.discord.render import Reply, render, safe
+from bot import codec, i18n
+from bot.banks import Bank, Catalog, Question
+from bot.messages import t
+from bot.runs import LETTERS
+from bot.views import (
+    ChoiceView,
+    Feedback,
+    Leaderboard,
+    LeaderRow,
+    Notice,
+    QuestionView,
+    RaceLockedView,
+    StatRow,
+    Stats,
+    Summary,
+    TopicList,
+    TopicView,
+)
+
+from .limits import message_problems
+
+RUN = "0123456789abcdef"
+HOSTILE = "@everyone **bold** __u__ `code` <@123456789012345678> ||spoiler|| > quote"
+
+
+def question_view(bank: Bank, question: Question, locale: str, number: int = 1) -> QuestionView:
+    return QuestionView(
+        locale=locale,
+        run_id=RUN,
+        topic=bank.id,
+        topic_title=i18n.pick(bank.title, locale),
+        number=number,
+        total=len(bank.questions),
+        prompt=i18n.pick(question.prompt, locale),
+        choices=tuple(
+            ChoiceView(
+                LETTERS[i], i18n.pick(text, locale), codec.AnswerAction(RUN, number - 1, i).encode()
+            )
+            for i, text in enumerate(question.choices)
+        ),
+        difficulty=question.difficulty,
+    )
+
+
+def summary(locale: str, topic: str = "Topic", rank: int | None = 1) -> Summary:
+    return Summary(locale, topic, 7, 8, 150, 180, rank, 12)
+
+
+def feedback(view: QuestionView, question: Question, correct: bool, last: bool) -> Feedback:
+    chosen = view.choices[question.answer if correct else (question.answer + 1) % len(view.choices)]
+    return Feedback(
+        locale=view.locale,
+        question=view,
+        chosen=chosen,
+        answer=view.choices[question.answer],
+        correct=correct,
+        explanation=i18n.pick(question.explanation, view.locale),
+        references=question.references,
+        points=20 if correct else 0,
+        practice=False,
+        answered=view.number,
+        run_points=120,
+        next_action=None if last else codec.NextAction(RUN, view.number).encode(),
+        summary=summary(view.locale, view.topic_title) if last else None,
+    )
+
+
+def problems(reply: Reply) -> list[str]:
+    return message_problems(reply.to_dict())
+
+
+def visible(reply: Reply) -> str:
+    payload = reply.to_dict()
+    parts = [payload["content"]]
+    for embed in payload["embeds"]:
+        parts += [embed.get("title", ""), embed.get("description", "")]
+        parts += [f"{f['name']}\n{f['value']}" for f in embed.get("fields", [])]
+        parts.append(embed.get("footer", {}).get("text", ""))
+    return "\n".join(parts)
+
+
+def labels(reply: Reply) -> list[str]:
+    return [b.label for b in reply.buttons]
+
+
+def longest_question(catalog: Catalog, locale: str) -> tuple[Bank, Question]:
+    def size(question: Question) -> int:
+        texts = [question.prompt, *question.choices, question.explanation]
+        return sum(len(i18n.pick(text, locale)) for text in texts)
+
+    return max(
+        ((bank, q) for bank in catalog.banks for q in bank.questions), key=lambda bq: size(bq[1])
+    )
+
+
+@pytest.mark.parametrize("locale", i18n.LOCALES)
+def test_the_longest_real_question_fits_in_full(catalog: Catalog, locale: str) -> None:
+    bank, question = longest_question(catalog, locale)
+    view = question_view(bank, question, locale)
+    reply = render(view)
+    assert problems(reply) == []
+    text = visible(reply)
+    assert safe(view.prompt) in text
+    for choice in view.choices:  # every choice in full, with its letter
+        assert f"**{choice.letter}.** {safe(choice.text)}" in text
+    assert labels(reply) == list(LETTERS[: len(view.choices)])
+    assert [b.custom_id for b in reply.buttons] == [c.action_id for c in view.choices]
+    assert (
+        t(locale, "question_heading", number=1, total=view.total, topic=safe(view.topic_title))
+        in text
+    )
+
+    for correct, last in ((True, False), (False, True)):
+        reply = render(feedback(view, question, correct, last))
+        assert problems(reply) == []
+        text = visible(reply)
+        assert t(locale, "right" if correct else "wrong") in text
+        assert safe(view.choices[question.answer].text) in text
+        assert safe(i18n.pick(question.explanation, locale)) in text
+        assert all(ref in text for ref in question.references)
+        if last:
+            assert labels(reply) == []
+            assert t(locale, "summary_title", topic=safe(view.topic_title)) in text
+        else:
+            assert labels(reply) == [t(locale, "next_button")]
+
+
+def test_every_bank_question_renders_within_limits(catalog: Catalog) -> None:
+    for bank in catalog.banks:
+        for number, question in enumerate(bank.questions, 1):
+            for locale in i18n.LOCALES:
+                view = question_view(bank, question, locale, number)
+                assert problems(render(view)) == [], (bank.id, question.id, locale)
+                last = number == len(bank.questions)
+                assert problems(render(feedback(view, question, False, last))) == []
+
+
+def test_extreme_sizes_are_cut_to_discords_limits() -> None:
+    huge = Question(
+        id="huge",
+        prompt={"en": "P" * 5000},
+        choices=tuple({"en": letter * 1500} for letter in "VWXYZ"),
+        answer=2,
+        explanation={"en": "E" * 6000},
+        references=tuple(f"https://example.org/{'r' * 300}/{i}" for i in range(8)),
+    )
+    bank = Bank("huge", {"en": "T" * 400}, {"en": "D" * 3000}, (huge,))
+    view = question_view(bank, huge, "en")
+    for reply in (
+        render(view),
+        render(feedback(view, huge, False, False)),
+        render(feedback(view, huge, True, True)),
+    ):
+        assert problems(reply) == []
+        assert "…" in visible(reply)
+    assert labels(render(view)) == ["A", "B", "C", "D", "E"]
+
+    many = TopicList(
+        "en",
+        tuple(TopicView(f"topic-{i}", "T" * 300, "D" * 2000, 8) for i in range(40)),
+        unknown="x" * 5000,
+        suggestion=TopicView("topic-1", "T" * 300, "D", 8),
+    )
+    reply = render(many)
+    assert problems(reply) == []
+    assert 1 <= len(reply.embeds[0].fields) <= 25
+
+    names = tuple(LeaderRow(i, str(i), "N" * 500, 10**9, 10**6, 10**6) for i in range(1, 200))
+    you = names[0]
+    assert problems(render(Leaderboard("hi", "all", "T" * 400, names, you))) == []
+    rows = tuple(StatRow("T" * 500, 10**6, 10**5, 10**9) for _ in range(200))
+    assert problems(render(Stats("bn", rows))) == []
+    assert problems(render(Notice("en", "invalid", "N" * 3000))) == []
+
+
+def test_bank_text_and_names_are_shown_literally_and_never_ping() -> None:
+    bank = Bank("evil", {"en": HOSTILE}, {"en": HOSTILE}, ())
+    question = Question(
+        "q",
+        {"en": HOSTILE},
+        ({"en": HOSTILE}, {"en": "ok"}),
+        0,
+        {"en": HOSTILE},
+        ("https://example.org/a_b_c",),
+    )
+    view = question_view(bank, question, "en")
+    board = Leaderboard(
+        "en",
+        "week",
+        HOSTILE,
+        (LeaderRow(1, "1", HOSTILE, 5, 1, 1),),
+        LeaderRow(1, "1", "x", 5, 1, 1),
+    )
+    topics = TopicList(
+        "en",
+        (TopicView("evil", HOSTILE, HOSTILE, 2),),
+        HOSTILE,
+        TopicView("evil", HOSTILE, HOSTILE, 2),
+    )
+    replies = [
+        render(view),
+        render(feedback(view, question, False, True)),
+        render(board),
+        render(Stats("en", (StatRow(HOSTILE, 1, 1, 5),))),
+        render(topics),
+        render(Notice("en", "lang_unknown", t("en", "lang_unknown", tag=HOSTILE, choices="en"))),
+    ]
+    for reply in replies:
+        assert problems(reply) == []  # includes: no unescaped @everyone / @here
+        text = visible(reply)
+        assert "**bold**" not in text and r"\*\*bold\*\*" in text
+        assert "<@123456789012345678>" not in text
+    # Links stay clickable: escaping leaves URLs alone.
+    assert "https://example.org/a_b_c" in visible(replies[1])
+    # Our own formatting survives: the letters are bold.
+    assert "**A.** " in visible(replies[0])
+
+
+def test_every_view_type_in_every_language() -> None:
+    for locale in i18n.LOCALES:
+        board = Leaderboard(
+            locale,
+            "month",
+            "Topic",
+            (LeaderRow(1, "7", "Asha", 30, 2, 3),),
+            LeaderRow(1, "7", "Asha", 30, 2, 3),
+        )
+        empty = Leaderboard(locale, "all", None, (), None)
+        text = visible(render(board))
+        assert "**1.** Asha" in text
+        assert t(locale, "leaderboard_you", rank=1, points=30) in text
+        assert t(locale, "leaderboard_empty") in visible(render(empty))
+        assert t(locale, "leaderboard_you_none") in visible(render(empty))
+
+        stats = Stats(locale, (StatRow("Topic", 4, 3, 40),))
+        assert "75%" in visible(render(stats))
+        assert t(locale, "stats_empty") in visible(render(Stats(locale, ())))
+
+        topics = TopicList(
+            locale,
+            (TopicView("offloading", "Offload", "About it", 8),),
+            "ofload",
+            TopicView("offloading", "Offload", "About it", 8),
+        )
+        text = visible(render(topics))
+        assert "`/quiz offloading`" in text
+        assert t(locale, "unknown_topic", topic="ofload") in text
+        assert t(locale, "discord_usage") in text
+
+        for kind in ("not_yours", "finished", "invalid", "already_answered"):
+            notice = Notice(locale, kind, t(locale, kind, topic="offloading"))
+            reply = render(notice)
+            assert reply.content == notice.text and reply.embeds == () and reply.buttons == ()
+
+        for rank in (3, None):
+            reply = render(summary(locale, "Topic", rank))
+            assert problems(reply) == []
+            assert t(locale, "summary_title", topic="Topic") in visible(reply)
+
+
+async def test_buttons_are_routed_by_custom_id_not_tracked_by_discord_py(catalog: Catalog) -> None:
+    bank = catalog.banks[0]
+    reply = render(question_view(bank, bank.questions[0], "en"))
+    view = reply.view()
+    assert isinstance(view, discord.ui.View)
+    # A stopped view is not stored by discord.py: the registered DynamicItem answers
+    # every click, and no 15-minute view timeout can unregister it.
+    assert view.is_finished()
+    assert [c["custom_id"] for row in view.to_components() for c in row["components"]] == [
+        c.action_id for c in question_view(bank, bank.questions[0], "en").choices
+    ]
+    assert reply.edit_kwargs()["view"] is not None
+    assert render(Notice("en", "invalid", "x")).edit_kwargs()["view"] is None  # edits clear
+
+
+def test_other_views_fall_back_to_the_cores_plain_text() -> None:
+    choice = ChoiceView("B", HOSTILE, codec.AnswerAction(RUN, 0, 1).encode())
+    reply = render(RaceLockedView("en", choice, duplicate=False))
+    assert reply.content and reply.embeds == () and reply.buttons == ()
+    assert problems(reply) == []

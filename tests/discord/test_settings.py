@@ -1,0 +1,128 @@
+"""Settings, ``serve`` and ``quizbot discord sync``: clear lines instead of tracebacks."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from pathlib import Path
+
+import pytest
+
+import adapters.discord as adapter
+from adapters.cli import main
+from adapters.discord import SettingsError, configured, serve, settings_problems, sync_command
+from adapters.discord.settings import Settings
+from bot.banks import Catalog
+from bot.engine import Engine
+from bot.store import Store
+
+from .conftest import running_bot
+from .fake_discord import FakeDiscord
+
+SECRET = "MTIzNDU2Nzg5.secret-part.do-not-print"
+ARGS = argparse.Namespace(http=False, port=3000, db=None)
+
+
+def test_settings_problems_name_the_variable_and_never_the_token() -> None:
+    assert configured({}) is False and configured({"DISCORD_TOKEN": "x"}) is True
+    missing = settings_problems({})
+    assert len(missing) == 1 and missing[0].startswith("DISCORD_TOKEN is not set")
+    assert "discord.com/developers/applications" in missing[0]
+    assert settings_problems({"DISCORD_TOKEN": SECRET}) == []
+
+    bad = {
+        "DISCORD_TOKEN": f"Bot {SECRET}",
+        "DISCORD_GUILD_ID": "my-server",
+        "DISCORD_API_BASE_URL": "ftp://example.org",
+        "DISCORD_GATEWAY_URL": "http://example.org",
+    }
+    lines = settings_problems(bad)
+    assert [line.split(" ", 1)[0] for line in lines] == list(bad)
+    assert all(SECRET not in line and "\n" not in line for line in lines)
+
+
+def test_endpoints_default_to_discords_api_version() -> None:
+    env = {"DISCORD_TOKEN": "x", "DISCORD_GUILD_ID": " 42 "}
+    settings = Settings.from_environ(
+        {**env, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/", "DISCORD_GATEWAY_URL": "ws://h/g"}
+    )
+    assert (settings.api_base_url, settings.gateway_url, settings.guild_id) == (
+        "http://127.0.0.1:9/api/v10",
+        "ws://h/g",
+        42,
+    )
+    proxied = Settings.from_environ({**env, "DISCORD_API_BASE_URL": "https://proxy/api/v9"})
+    assert proxied.api_base_url == "https://proxy/api/v9"
+    assert Settings.from_environ(env).api_base_url is None
+    with pytest.raises(SettingsError, match="DISCORD_TOKEN is not set"):
+        Settings.from_environ({})
+
+
+def test_the_cli_reports_a_missing_token_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    assert main(["run", "discord"]) == 2
+    assert main(["discord", "sync"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert err == [err[0], err[0]] and err[0].startswith("quizbot: DISCORD_TOKEN is not set")
+
+
+def _use_fake(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, token: str | None = None) -> None:
+    for key, value in fake.environ().items():
+        monkeypatch.setenv(key, value)
+    if token is not None:
+        monkeypatch.setenv("DISCORD_TOKEN", token)
+    monkeypatch.delenv("DISCORD_GUILD_ID", raising=False)
+
+
+async def test_serve_runs_on_the_callers_loop_until_cancelled(
+    fake: FakeDiscord, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _use_fake(fake, monkeypatch)
+    task = asyncio.create_task(serve(engine, ARGS))
+    await asyncio.wait_for(fake.connected.wait(), 10)
+    outcome = await fake.slash("quiz", topic="offloading")
+    assert "Question 1 of 8" in outcome.text()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+async def test_a_rejected_token_is_one_clear_line(
+    fake: FakeDiscord, engine: Engine, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _use_fake(fake, monkeypatch, token=SECRET)
+    with pytest.raises(SettingsError) as raised:
+        await serve(engine, ARGS)
+    message = str(raised.value)
+    assert message == adapter.REJECTED and "DISCORD_TOKEN" in message and SECRET not in message
+    assert "\n" not in message
+
+
+async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
+    fake: FakeDiscord,
+    catalog: Catalog,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    tmp_path: Path,
+) -> None:
+    _use_fake(fake, monkeypatch)
+    db = tmp_path / "sync.db"
+    monkeypatch.setenv("QUIZBOT_DB", str(db))
+    # sync_command runs its own event loop, as the CLI calls it: give it a thread.
+    assert await asyncio.to_thread(sync_command, argparse.Namespace()) == 0
+    assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
+    assert fake.command_syncs == 2  # forced, though unchanged
+    assert capsys.readouterr().out.count("Synced 5 slash commands to all servers.") == 2
+    store = await Store.open(db)
+    try:
+        async with running_bot(fake, Engine(catalog, store)):
+            assert fake.command_syncs == 2
+    finally:
+        await store.close()
+
+    monkeypatch.setenv("DISCORD_TOKEN", SECRET)
+    assert await asyncio.to_thread(sync_command, argparse.Namespace()) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("quizbot: Discord rejected DISCORD_TOKEN") and SECRET not in err
