@@ -9,6 +9,7 @@ import importlib
 import json
 import logging
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,6 +24,7 @@ from bot.plain import render
 from bot.store import Store, StoreError
 
 from . import console
+from .errors import SetupError
 
 log = logging.getLogger("quizbot")
 PLATFORMS = ("slack", "discord")
@@ -78,10 +80,17 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 2
 
     async def work(engine: Engine) -> None:
-        await asyncio.gather(*(p.serve(engine, args) for p in platforms))
+        main = asyncio.current_task()
+        assert main is not None
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
+        await asyncio.gather(engine.channel.serve(), *(p.serve(engine, args) for p in platforms))
 
     logging.getLogger().setLevel(logging.INFO)
-    return asyncio.run(_with_engine(args.db, work)) or 0
+    try:
+        asyncio.run(_with_engine(args.db, work))
+    except asyncio.CancelledError:  # SIGTERM: the store was closed on the way out
+        log.info("stopped")
+    return 0
 
 
 def _run_terminal(args: argparse.Namespace) -> int:
@@ -213,7 +222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except StoreError as exc:
+    except (StoreError, SetupError) as exc:
         print(f"quizbot: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:

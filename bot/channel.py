@@ -619,7 +619,13 @@ class ChannelPlay:
         schedules = await self.store.daily_schedules(scope.platform)
         return next((s.locale for s in schedules if s.scope == scope), i18n.DEFAULT_LOCALE)
 
-    # --- the scheduler's entry point ----------------------------------------------------
+    # --- the scheduler ----------------------------------------------------------------
+
+    async def serve(self, interval: float = 1.0) -> None:
+        """Run the scheduler until cancelled: everything due is done within ``interval``."""
+        while True:
+            await self.tick()
+            await asyncio.sleep(interval)
 
     async def tick(self) -> None:
         """Do whatever is due now. Each kind of work fails alone: a platform or database

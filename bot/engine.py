@@ -120,13 +120,14 @@ class Engine:
         run = await self.store.load_run(action.run_id) if action else None
         bank = self.catalog.get(run.bank_id) if run else None
         if action is None or run is None or bank is None:
-            locale = await self.locale_for(player)
+            locale = await self.locale_for(player, platform_locale)
             return Notice(locale, "invalid", t(locale, "invalid"))
         if isinstance(action, codec.NextAction):
             return self._next(run, bank, player, action)
         problem = check_answer(run, player, action, bank)
         if problem:
-            locale = run.locale if problem != "not_yours" else await self.locale_for(player)
+            mine = problem != "not_yours"
+            locale = run.locale if mine else await self.locale_for(player, platform_locale)
             return Notice(locale, problem, t(locale, problem, topic=bank.id))
         return await self._answer(run, bank, action)
 

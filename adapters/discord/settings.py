@@ -6,11 +6,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ..errors import SetupError
+
 PORTAL = "https://discord.com/developers/applications"
 API_PATH = "/api/v10"
 
 
-class SettingsError(Exception):
+class SettingsError(SetupError):
     """A setting that keeps the bot from starting: the message is one line for the user."""
 
 

@@ -17,6 +17,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.engine import Engine
 
+from ..errors import SetupError
 from . import handlers
 from .people import People
 from .settings import EVENTS_PATH, SlackSettings
@@ -71,13 +72,13 @@ async def _check_token(client: AsyncWebClient) -> None:
     try:
         await client.auth_test()
     except SlackApiError as exc:
-        raise SystemExit(
-            f"quizbot: Slack refused SLACK_BOT_TOKEN ({exc.response.get('error')}): copy the"
+        raise SetupError(
+            f"Slack refused SLACK_BOT_TOKEN ({exc.response.get('error')}): copy the"
             " Bot User OAuth Token again from OAuth & Permissions → OAuth Tokens"
         ) from None
     except (aiohttp.ClientError, TimeoutError) as exc:
-        raise SystemExit(
-            f"quizbot: cannot reach the Slack Web API ({type(exc).__name__}):"
+        raise SetupError(
+            f"cannot reach the Slack Web API ({type(exc).__name__}):"
             " check the network and SLACK_API_URL"
         ) from None
 
