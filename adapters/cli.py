@@ -15,23 +15,32 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 
-from bot import i18n
-from bot.banks import Catalog, default_directories, load_catalog
-from bot.config import default_db_path
+from bot import i18n, logs, metrics
+from bot.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catalog
+from bot.config import Config, load_config
 from bot.engine import PERIODS, Engine, topic_list
 from bot.export import export
 from bot.plain import render
-from bot.store import Store, StoreError
+from bot.store import Store, StoreError, integrity_problems
 
 from . import console
 from .errors import SetupError
+from .ops import serve_ops
 
 log = logging.getLogger("quizbot")
 PLATFORMS = ("slack", "discord")
 
 
-def _catalog(report: bool = True) -> Catalog:
-    catalog = load_catalog(default_directories())
+def _config() -> Config:
+    """The validated configuration; each problem is one line and stops the command."""
+    config, problems = load_config()
+    if problems:
+        raise SetupError("\n".join(problems))
+    return config
+
+
+def _catalog(config: Config | None = None, report: bool = True) -> Catalog:
+    catalog = load_catalog([SHIPPED_BANKS, *(config or _config()).banks])
     if report:
         for error in catalog.errors:
             print(f"warning: skipped a broken bank: {error}", file=sys.stderr)
@@ -39,9 +48,18 @@ def _catalog(report: bool = True) -> Catalog:
 
 
 async def _with_engine(db: str | None, work):  # type: ignore[no-untyped-def]
-    store = await Store.open(db or default_db_path())
+    config = _config()
+    store = await Store.open(db or config.db)
+    metrics.RUNS_IN_PROGRESS.read = lambda: store.runs_in_progress
+    engine = Engine(
+        _catalog(config),
+        store,
+        default_locale=config.default_lang,
+        quiz_length=config.quiz_length,
+    )
+    engine.channel.reveal_hours = config.reveal_hours
     try:
-        return await work(Engine(_catalog(), store))
+        return await work(engine)
     finally:
         await store.close()
 
@@ -79,18 +97,35 @@ def _cmd_run(args: argparse.Namespace) -> int:
             print(f"quizbot: {line}", file=sys.stderr)
         return 2
 
+    config = _config()
+    logs.configure(config.log_level, config.log_format)
+    port = args.metrics_port or config.metrics_port
+
     async def work(engine: Engine) -> None:
         main = asyncio.current_task()
         assert main is not None
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, main.cancel)
-        await asyncio.gather(engine.channel.serve(), *(p.serve(engine, args) for p in platforms))
+        loop = asyncio.get_running_loop()
+        loop.add_signal_handler(signal.SIGTERM, main.cancel)
+        loop.add_signal_handler(signal.SIGHUP, _reload_banks, engine, config)
+        services = [engine.channel.serve(), *(p.serve(engine, args) for p in platforms)]
+        if port:
+            services.append(serve_ops(engine, port))
+        await asyncio.gather(*services)
 
-    logging.getLogger().setLevel(logging.INFO)
     try:
         asyncio.run(_with_engine(args.db, work))
     except asyncio.CancelledError:  # SIGTERM: the store was closed on the way out
         log.info("stopped")
     return 0
+
+
+def _reload_banks(engine: Engine, config: Config) -> None:
+    """SIGHUP: load the banks again; a broken file keeps its last good version."""
+    catalog = reload_catalog(engine.catalog, [SHIPPED_BANKS, *config.banks])
+    for error in catalog.errors:
+        log.warning("bank not reloaded: %s", error)
+    engine.replace_catalog(catalog)
+    log.info("banks reloaded: %s", ", ".join(b.id for b in catalog.banks))
 
 
 def _run_terminal(args: argparse.Namespace) -> int:
@@ -119,8 +154,32 @@ def _cmd_banks_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_db_check(args: argparse.Namespace) -> int:
+    path = Path(args.db) if args.db else _config().db
+    problems = integrity_problems(path)
+    for problem in problems:
+        print(f"quizbot: {problem}", file=sys.stderr)
+    if not problems:
+        print(f"{path}: ok")
+    return 1 if problems else 0
+
+
+def _cmd_db_backup(args: argparse.Namespace) -> int:
+    target = Path(args.target)
+    if target.exists():
+        print(f"quizbot: {target} exists already: choose a new file", file=sys.stderr)
+        return 1
+
+    async def work(engine: Engine) -> int:
+        await engine.store.backup(target)
+        print(f"backed up {engine.store.path} to {target}")
+        return 0
+
+    return asyncio.run(_with_engine(args.db, work))
+
+
 def _cmd_banks_check(args: argparse.Namespace) -> int:
-    paths = [Path(p) for p in args.paths] or default_directories()
+    paths = [Path(p) for p in args.paths] or [SHIPPED_BANKS, *_config().banks]
     missing = [p for p in paths if not p.exists()]
     catalog = load_catalog(p for p in paths if p.exists())
     for path in missing:
@@ -189,6 +248,9 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--topic", help="topic for terminal play")
     run.add_argument("--http", action="store_true", help="Slack: serve HTTP instead of Socket Mode")
     run.add_argument("--port", type=int, default=3000, help="Slack HTTP port (default 3000)")
+    run.add_argument(
+        "--metrics-port", type=int, help="serve /healthz and /metrics on this port (default off)"
+    )
     db_option(run)
     run.set_defaults(func=_cmd_run)
 
@@ -202,6 +264,16 @@ def parser() -> argparse.ArgumentParser:
     exp.add_argument("--format", choices=["json"], default="json")
     exp.add_argument("ids", nargs="*", help="bank ids (default: all)")
     exp.set_defaults(func=_cmd_banks_export)
+
+    database = sub.add_parser("db", help="check or back up the database")
+    database_sub = database.add_subparsers(dest="db_command", required=True)
+    check_db = database_sub.add_parser("check", help="run SQLite's integrity check")
+    db_option(check_db)
+    check_db.set_defaults(func=_cmd_db_check)
+    backup = database_sub.add_parser("backup", help="copy the database while the bot runs")
+    backup.add_argument("target", help="the new backup file")
+    db_option(backup)
+    backup.set_defaults(func=_cmd_db_backup)
 
     discord = sub.add_parser("discord", help="Discord maintenance")
     discord_sub = discord.add_subparsers(dest="discord_command", required=True)
@@ -218,7 +290,7 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    logs.configure("WARNING")
     args = parser().parse_args(argv)
     try:
         return args.func(args)

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from .config import extra_bank_dirs
 from .i18n import LOCALES, pick
 
 Text = Mapping[str, str]
@@ -389,9 +390,19 @@ def load_catalog(directories: Iterable[Path]) -> Catalog:
     return Catalog(tuple(banks), tuple(errors))
 
 
+SHIPPED_BANKS = Path(__file__).resolve().parent.parent / "banks"
+
+
 def default_directories(environ: Mapping[str, str] = os.environ) -> list[Path]:
     """The shipped banks plus any directories named in QUIZBOT_BANKS."""
-    dirs = [Path(__file__).resolve().parent.parent / "banks"]
-    extra = environ.get("QUIZBOT_BANKS", "")
-    dirs.extend(Path(p) for p in extra.split(os.pathsep) if p)
-    return dirs
+    return [SHIPPED_BANKS, *extra_bank_dirs(environ)]
+
+
+def reload_catalog(current: Catalog, directories: Iterable[Path]) -> Catalog:
+    """Load the banks again for a running bot: new and changed banks come in, and a bank
+    whose file is now broken keeps its last good version (its errors are reported)."""
+    fresh = load_catalog(directories)
+    broken = {error.path for error in fresh.errors}
+    loaded = {bank.id for bank in fresh.banks}
+    kept = tuple(b for b in current.banks if b.path in broken and b.id not in loaded)
+    return Catalog((*fresh.banks, *kept), fresh.errors)

@@ -13,7 +13,7 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
-from . import codec, i18n, scoring
+from . import codec, i18n, metrics, scoring
 from .banks import Bank, Catalog, Question
 from .clock import Clock
 from .competition import Competition
@@ -127,6 +127,7 @@ class ChannelPlay:
         self.clock = clock
         self.publishers: dict[str, Publisher] = {}
         self.count_refresh = COUNT_REFRESH
+        self.reveal_hours: float | None = None  # default delay of a daily reveal
         self._refresh_pending: set[str] = set()
         self._refresh_tasks: set[asyncio.Task[None]] = set()
 
@@ -137,6 +138,18 @@ class ChannelPlay:
 
     def _publisher(self, scope: ScopeRef) -> Publisher | None:
         return self.publishers.get(scope.platform)
+
+    async def _post(
+        self, publisher: Publisher, scope: ScopeRef, view: ChannelView, what: str
+    ) -> str | None:
+        """Post in a channel; a platform failure is logged once and counted, and the
+        caller goes on (the scheduler must never stop over one channel)."""
+        try:
+            return await publisher.post(scope, view)
+        except Exception as exc:
+            log.warning("%s for %s could not be posted: %s", what, scope, exc)
+            metrics.API_ERRORS.inc(platform=scope.platform)
+            return None
 
     # --- the daily question: commands ----------------------------------------------
 
@@ -165,7 +178,8 @@ class ChannelPlay:
         if zone is None:
             text = f"{t(loc, 'bad_timezone', value=timezone)}\n{t(loc, 'daily_usage')}"
             return Notice(loc, "bad_timezone", text)
-        reveal_after = round(3600 * reveal_hours) if reveal_hours else None
+        hours = reveal_hours or self.reveal_hours
+        reveal_after = round(3600 * hours) if hours else None
         schedule = DailySchedule(
             caller.scope,
             tuple(dict.fromkeys(b.id for b in banks if b)),
@@ -256,12 +270,12 @@ class ChannelPlay:
                 continue  # already posted for that day
             view = self._daily_view(post, 0)
             assert view is not None
-            try:
-                ref = await publisher.post(schedule.scope, view)
-            except Exception as exc:  # the platform refused: the day is lost, not doubled
-                log.warning("daily question for %s could not be posted: %s", schedule.scope, exc)
+            ref = await self._post(publisher, schedule.scope, view, "the daily question")
+            if ref is None:  # the platform refused: the day is lost, never doubled
+                metrics.DAILY_POSTS.inc(outcome="missed")
                 continue
             await self.store.set_daily_message(post.id, ref)
+            metrics.DAILY_POSTS.inc(outcome="made")
             posted += 1
         return posted
 
@@ -287,6 +301,7 @@ class ChannelPlay:
         by_key = {codec.decode(c.action_id).choice: c for c in choices}  # type: ignore[union-attr]
         if recorded.duplicate:
             return _notice(locale, "daily_already", letter=by_key[recorded.choice].letter)
+        metrics.ANSWERS.inc(mode="daily")
         self._schedule_count_refresh(post)
         return ChannelFeedback(
             locale=locale,
@@ -326,6 +341,7 @@ class ChannelPlay:
             await publisher.update(post.scope, post.message_ref or "", view)
         except Exception as exc:
             log.warning("could not update the daily question's answer count: %s", exc)
+            metrics.API_ERRORS.inc(platform=post.scope.platform)
 
     async def reveal_due_dailies(self) -> int:
         revealed = 0
@@ -354,11 +370,8 @@ class ChannelPlay:
                 winners=tuple(w.name or w.player_id for w in results.winners),
                 answered=total,
             )
-            try:
-                await publisher.post(post.scope, view)
+            if await self._post(publisher, post.scope, view, "the daily results"):
                 revealed += 1
-            except Exception as exc:
-                log.warning("daily results for %s could not be posted: %s", post.scope, exc)
         return revealed
 
     # --- live races -------------------------------------------------------------------
@@ -422,10 +435,7 @@ class ChannelPlay:
             seconds=race.seconds,
             closes_at=race.phase_until,
         )
-        try:
-            await publisher.post(race.scope, view)
-        except Exception as exc:
-            log.warning("race question for %s could not be posted: %s", race.scope, exc)
+        await self._post(publisher, race.scope, view, "a race question")
 
     async def race_click(self, player: PlayerRef, action: codec.RaceAction, locale: str) -> (
         RaceLockedView | Notice
@@ -449,6 +459,8 @@ class ChannelPlay:
             ),
             now,
         )  # fmt: skip
+        if not recorded.duplicate:
+            metrics.ANSWERS.inc(mode="race")
         choices = self._race_choices(race, question, locale)
         chosen = next(c for c in choices if c.action_id.endswith(f":{recorded.choice}"))
         return RaceLockedView(locale, chosen, recorded.duplicate)
@@ -495,10 +507,7 @@ class ChannelPlay:
             explanation=i18n.pick(question.explanation, race.locale),
             standings=_leader_rows(standings),
         )
-        try:
-            await publisher.post(race.scope, view)
-        except Exception as exc:
-            log.warning("race reveal for %s could not be posted: %s", race.scope, exc)
+        await self._post(publisher, race.scope, view, "a race reveal")
 
     async def _post_podium(self, race: Race, publisher: Publisher, stopped: bool) -> None:
         bank = self.catalog.get(race.bank_id)
@@ -509,10 +518,7 @@ class ChannelPlay:
             standings=_leader_rows(standings),
             stopped=stopped,
         )
-        try:
-            await publisher.post(race.scope, view)
-        except Exception as exc:
-            log.warning("race podium for %s could not be posted: %s", race.scope, exc)
+        await self._post(publisher, race.scope, view, "the race podium")
 
     async def race_stop(self, caller: Caller) -> Notice:
         races = await self.store.running_races(caller.scope)
@@ -610,10 +616,8 @@ class ChannelPlay:
             return
         final = replace(competition, ended_at=now)
         locale = await self._channel_locale(competition.scope)
-        try:
-            await publisher.post(competition.scope, await self._standings(final, locale, None))
-        except Exception as exc:
-            log.warning("final standings of %s could not be posted: %s", competition.name, exc)
+        standings = await self._standings(final, locale, None)
+        await self._post(publisher, competition.scope, standings, "the final standings")
 
     async def _channel_locale(self, scope: ScopeRef) -> str:
         schedules = await self.store.daily_schedules(scope.platform)

@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 
-from . import codec, i18n, scoring
+from . import codec, i18n, metrics, scoring
 from .banks import Bank, Catalog
 from .channel import ChannelPlay
 from .clock import Clock, SystemClock, period_key
+from .health import Health
 from .messages import t
 from .refs import PlayerRef, ScopeRef
 from .runs import LETTERS, Run, check_answer, new_run_id, plan_run
@@ -43,19 +45,30 @@ class Engine:
         store: Store,
         clock: Clock | None = None,
         rng: random.Random | None = None,
+        *,
+        default_locale: str = i18n.DEFAULT_LOCALE,
+        quiz_length: int | None = None,
     ):
         self.catalog = catalog
         self.store = store
         self.clock = clock or SystemClock()
         self._rng = rng or random.SystemRandom()
+        self.default_locale = default_locale
+        self.quiz_length = quiz_length
         self.channel = ChannelPlay(catalog, store, self.clock)
+        self.health = Health(store, self.clock)
+
+    def replace_catalog(self, catalog: Catalog) -> None:
+        """Swap in reloaded banks; runs in progress keep working (question ids are stable)."""
+        self.catalog = catalog
+        self.channel.catalog = catalog
 
     # --- locale ----------------------------------------------------------------------
 
     async def locale_for(self, player: PlayerRef, platform_locale: str | None = None) -> str:
         """The player's language: their own setting, else their client's, else English."""
         chosen = await self.store.player_locale(player.platform, player.id)
-        return i18n.choose(chosen, platform_locale)
+        return i18n.choose(chosen, platform_locale, default=self.default_locale)
 
     async def set_locale(self, player: PlayerRef, tag: str) -> Notice:
         locale = i18n.supported(tag)
@@ -101,9 +114,10 @@ class Engine:
             seed=self._rng.randrange(2**62),
             run_id=new_run_id(),
             now=self.clock.now(),
-            questions=questions,
+            questions=questions or self.quiz_length,
         )
         await self.store.save_run(run)
+        metrics.INTERACTIONS.inc(platform=player.platform, outcome="quiz_started")
         return self._question_view(run, bank)
 
     async def click(
@@ -111,6 +125,17 @@ class Engine:
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
         """Handle any button: a quiz answer, "next question", a daily or a race answer.
         Anything malformed, stale or someone else's gets a Notice, never a point."""
+        started = time.perf_counter()
+        result = await self._click(player, action_id, platform_locale)
+        outcome = result.kind if isinstance(result, Notice) else type(result).__name__
+        metrics.INTERACTIONS.inc(platform=player.platform, outcome=outcome)
+        if isinstance(result, Feedback | ChannelFeedback | RaceLockedView):
+            metrics.ANSWER_SECONDS.observe(time.perf_counter() - started)
+        return result
+
+    async def _click(
+        self, player: PlayerRef, action_id: str, platform_locale: str | None
+    ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
         action = codec.decode(action_id)
         if isinstance(action, codec.DailyAction | codec.RaceAction):
             locale = await self.locale_for(player, platform_locale)
@@ -159,6 +184,7 @@ class Engine:
             return Notice(run.locale, "try_again", t(run.locale, "try_again"))
         if recorded.duplicate:
             return Notice(run.locale, "already_answered", t(run.locale, "already_answered"))
+        metrics.ANSWERS.inc(mode="quiz")
         view = self._question_view(run, bank)
         after = run.after_answer(recorded.correct, recorded.points)
         summary = await self._summary(after, bank) if after.finished else None

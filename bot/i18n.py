@@ -30,13 +30,13 @@ def supported(tag: str | None) -> str | None:
     return base if base in LOCALES else None
 
 
-def choose(*candidates: str | None) -> str:
-    """The first supported locale among the candidates, else English."""
+def choose(*candidates: str | None, default: str = DEFAULT_LOCALE) -> str:
+    """The first supported locale among the candidates, else the default (English)."""
     for tag in candidates:
         found = supported(tag)
         if found:
             return found
-    return DEFAULT_LOCALE
+    return default
 
 
 def pick(text: Mapping[str, str], locale: str) -> str:

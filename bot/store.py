@@ -323,6 +323,7 @@ class Store:
         self._writer = writer
         self._reader = reader
         self._ledger = _Ledger()
+        self.runs_in_progress = 0  # for the metrics; counted at open, then kept up to date
         self._runs: _Lru[str, Run] = _Lru(CACHED_RUNS)
         self._locales: _Lru[tuple[str, str], tuple[str | None]] = _Lru(CACHED_PLAYERS)
         self._queue: asyncio.Queue[tuple[_Work, asyncio.Future[Any]]] = asyncio.Queue()
@@ -347,7 +348,12 @@ class Store:
             if isinstance(exc, StoreError):
                 raise
             raise StoreError(f"cannot open the database {path}: {exc}") from exc
-        return cls(path, writer, reader, max_batch)
+        store = cls(path, writer, reader, max_batch)
+        open_runs = await store._fetchall(
+            "SELECT COUNT(*) FROM runs WHERE position < json_array_length(question_ids)", ()
+        )
+        store.runs_in_progress = open_runs[0][0]
+        return store
 
     async def close(self) -> None:
         self._task.cancel()
@@ -418,6 +424,7 @@ class Store:
 
         await self._write(work)
         self._runs.put(run.id, run)
+        self.runs_in_progress += 1
 
     async def record_answer(self, record: AnswerRecord) -> Recorded:
         """Write one answer with its totals and run progress; a repeat of an answered
@@ -425,8 +432,9 @@ class Store:
         together are written set-wise (see ``_record_answers``)."""
         recorded = await self._write(_AnswerWork(record, self._ledger))
         if not recorded.duplicate:
-            run = record.run
-            self._runs.put(run.id, run.after_answer(recorded.correct, recorded.points))
+            after = record.run.after_answer(recorded.correct, recorded.points)
+            self._runs.put(after.id, after)
+            self.runs_in_progress -= after.finished
         return recorded
 
     async def save_player(self, player: PlayerRef) -> None:
@@ -459,6 +467,27 @@ class Store:
             )
 
         await self._write(work)
+
+    async def heartbeat(self, at: float) -> None:
+        """Write a row: raises StoreError when the database cannot take writes now."""
+        await self.set_setting("heartbeat", repr(at))
+
+    async def backup(self, target: Path) -> None:
+        """A consistent copy through SQLite's online backup API, while the bot runs."""
+
+        def copy() -> None:
+            source = sqlite3.connect(self.path)
+            destination = sqlite3.connect(target)
+            try:
+                source.backup(destination)
+            finally:
+                destination.close()
+                source.close()
+
+        try:
+            await asyncio.to_thread(copy)
+        except sqlite3.Error as exc:
+            raise StoreError(f"the backup to {target} failed: {exc}") from exc
 
     # --- reading -------------------------------------------------------------------
 
@@ -1251,3 +1280,18 @@ def _record_answers(
         assert done is not None
         results[i] = Recorded(done.points, done.practice, True, done.choice, done.correct)
     return [r for r in results if r is not None]
+
+
+def integrity_problems(path: Path) -> list[str]:
+    """What ``PRAGMA integrity_check`` finds in a database file (empty: it is sound)."""
+    if not path.exists():
+        return [f"{path}: no such file"]
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = [row[0] for row in db.execute("PRAGMA integrity_check")]
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return [f"{path}: {exc}"]
+    return [] if rows == ["ok"] else [f"{path}: {row}" for row in rows]

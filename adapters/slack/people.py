@@ -1,7 +1,8 @@
-"""Who a Slack user is: display name and client locale, from ``users.info``.
+"""Who a Slack user is: display name, client locale and whether they administer the
+workspace, from ``users.info``.
 
-Slack payloads carry neither, and users.info is rate limited, so answers are kept in
-a small cache whose entries expire (names and languages do change)."""
+Slack payloads carry none of these, and users.info is rate limited, so answers are kept
+in a small cache whose entries expire (names, languages and roles do change)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ log = logging.getLogger(__name__)
 class Person:
     name: str
     locale: str | None  # Slack's tag, e.g. "hi-IN"; None when unknown
+    is_admin: bool = False  # a workspace admin or owner (False when users.info failed)
 
 
 class TtlCache:
@@ -54,8 +56,8 @@ class People:
         self._cache = cache or TtlCache(size=10_000, ttl=3600.0)
 
     async def lookup(self, team_id: str, user_id: str, fallback_name: str) -> Person:
-        """Name and locale of a user; on any failure, the fallback name and no locale
-        (the player then gets their saved language or English)."""
+        """Name, locale and role of a user; on any failure, the fallback name, no locale
+        (the player then gets their saved language or English) and no admin rights."""
         key = (team_id, user_id)
         cached = self._cache.get(key)
         if cached is not None:
@@ -80,4 +82,5 @@ def _person(user: object, fallback_name: str) -> Person:
     names = (profile.get("display_name"), profile.get("real_name"), user.get("real_name"))
     name = next((n for n in names if isinstance(n, str) and n.strip()), fallback_name)
     locale = user.get("locale")
-    return Person(name.strip(), locale if isinstance(locale, str) and locale else None)
+    admin = user.get("is_admin") is True or user.get("is_owner") is True
+    return Person(name.strip(), locale if isinstance(locale, str) and locale else None, admin)

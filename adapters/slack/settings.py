@@ -7,12 +7,16 @@ secrets are never echoed back.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
 DEFAULT_API_URL = "https://slack.com/api/"
 EVENTS_PATH = "/slack/events"
+ADMINS_VARIABLE = "QUIZBOT_SLACK_ADMINS"
+# Member ids (U…, or W… on Enterprise Grid): what Slack puts in every payload.
+_USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
 _WHERE = {
     "SLACK_BOT_TOKEN": "the Bot User OAuth Token (xoxb-…) under OAuth & Permissions → OAuth Tokens",
@@ -32,6 +36,8 @@ class SlackSettings:
     api_url: str = DEFAULT_API_URL
     http: bool = False  # HTTP mode (signed requests on a public URL) instead of Socket Mode
     port: int = 3000
+    # Member ids allowed to run admin commands besides workspace admins and owners.
+    admins: frozenset[str] = frozenset()
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str], args: argparse.Namespace) -> SlackSettings:
@@ -44,7 +50,12 @@ class SlackSettings:
             api_url=api_url if api_url.endswith("/") else api_url + "/",
             http=bool(getattr(args, "http", False)),
             port=int(getattr(args, "port", 3000)),
+            admins=frozenset(_admin_entries(environ)),
         )
+
+
+def _admin_entries(environ: Mapping[str, str]) -> list[str]:
+    return [a.strip() for a in environ.get(ADMINS_VARIABLE, "").split(",") if a.strip()]
 
 
 def configured(environ: Mapping[str, str]) -> bool:
@@ -79,6 +90,12 @@ def problems(environ: Mapping[str, str], args: argparse.Namespace) -> list[str]:
         found.append(
             "SLACK_APP_TOKEN does not look like an app-level token (it starts with xapp-): "
             + _WHERE["SLACK_APP_TOKEN"].removeprefix("or ")
+        )
+    wrong = [a for a in _admin_entries(environ) if not _USER_ID.match(a)]
+    if wrong:
+        found.append(
+            f"{ADMINS_VARIABLE} must list Slack member ids (like U0123ABCD), comma-separated,"
+            f" not {', '.join(wrong)}: copy one from the member's profile → ⋮ → Copy member ID"
         )
     url = urlsplit(settings.api_url)
     if url.scheme not in ("http", "https") or not url.netloc:
