@@ -11,6 +11,104 @@ CHANNEL_CATALOG: Mapping[str, Mapping[str, str]] = {
         "hi": "यह केवल एडमिन कर सकते हैं।",
         "bn": "এটি কেবল অ্যাডমিন করতে পারেন।",
     },
+    "race_closes": {
+        "en": "Closes {when}.",
+        "hi": "{when} बंद होगा।",
+        "bn": "{when} বন্ধ হবে।",
+    },
+    "period_competition": {"en": "competition", "hi": "प्रतियोगिता", "bn": "প্রতিযোগিতা"},
+    # Discord: channel-play commands and their options (descriptions at most 100 characters).
+    "discord_dm_no_channel_play": {
+        "en": "Daily questions, races and competitions happen in a server channel: use this command there.",
+        "hi": "दैनिक प्रश्न, रेस और प्रतियोगिताएँ सर्वर के चैनल में होती हैं: यह कमांड वहीं चलाएँ।",
+        "bn": "দৈনিক প্রশ্ন, রেস ও প্রতিযোগিতা সার্ভারের চ্যানেলে হয়: এই কমান্ডটি সেখানে চালান।",
+    },
+    "discord_cannot_post": {
+        "en": "I can't post in this channel: give me View Channel, Send Messages and Embed Links here, then try again.",
+        "hi": "मैं इस चैनल में पोस्ट नहीं कर सकता: यहाँ मुझे View Channel, Send Messages और Embed Links दें, फिर दोबारा कोशिश करें।",
+        "bn": "আমি এই চ্যানেলে পোস্ট করতে পারছি না: এখানে আমাকে View Channel, Send Messages ও Embed Links দিন, তারপর আবার চেষ্টা করুন।",
+    },
+    "cmd_daily": {
+        "en": "The daily question in this channel: on, off (admins) or status",
+        "hi": "इस चैनल का दैनिक प्रश्न: चालू, बंद (एडमिन) या स्थिति",
+        "bn": "এই চ্যানেলের দৈনিক প্রশ্ন: চালু, বন্ধ (অ্যাডমিন) বা অবস্থা",
+    },
+    "cmd_race": {
+        "en": "Start a live race in this channel: everyone answers the same questions",
+        "hi": "इस चैनल में लाइव रेस शुरू करें: सब एक ही प्रश्नों के उत्तर देते हैं",
+        "bn": "এই চ্যানেলে লাইভ রেস শুরু করুন: সবাই একই প্রশ্নের উত্তর দেয়",
+    },
+    "cmd_race_stop": {
+        "en": "Stop the race in this channel (whoever started it, or an admin)",
+        "hi": "इस चैनल की रेस रोकें (शुरू करने वाला या एडमिन)",
+        "bn": "এই চ্যানেলের রেস থামান (যিনি শুরু করেছেন বা অ্যাডমিন)",
+    },
+    "cmd_competition": {
+        "en": "Competitions: start or end one (admins), or show the standings",
+        "hi": "प्रतियोगिताएँ: शुरू या समाप्त करें (एडमिन), या स्थिति देखें",
+        "bn": "প্রতিযোগিতা: শুরু বা শেষ করুন (অ্যাডমিন), অথবা অবস্থান দেখুন",
+    },
+    "opt_daily_action": {
+        "en": "on, off or status",
+        "hi": "चालू, बंद या स्थिति",
+        "bn": "চালু, বন্ধ বা অবস্থা",
+    },
+    "opt_topics": {
+        "en": "Topics separated by commas, e.g. offloading,mixed-precision",
+        "hi": "अल्पविराम से अलग विषय, जैसे offloading,mixed-precision",
+        "bn": "কমা দিয়ে আলাদা বিষয়, যেমন offloading,mixed-precision",
+    },
+    "opt_time": {
+        "en": "Time of day, HH:MM, e.g. 09:30",
+        "hi": "दिन का समय, HH:MM, जैसे 09:30",
+        "bn": "দিনের সময়, HH:MM, যেমন 09:30",
+    },
+    "opt_timezone": {
+        "en": "Timezone, e.g. Europe/Berlin or Asia/Kolkata",
+        "hi": "टाइमज़ोन, जैसे Asia/Kolkata या Europe/Berlin",
+        "bn": "টাইমজোন, যেমন Asia/Dhaka বা Europe/Berlin",
+    },
+    "opt_reveal_hours": {
+        "en": "Hours from the question to its results, e.g. 8",
+        "hi": "प्रश्न से परिणाम तक कितने घंटे, जैसे 8",
+        "bn": "প্রশ্ন থেকে ফলাফল পর্যন্ত কত ঘণ্টা, যেমন 8",
+    },
+    "opt_race_questions": {
+        "en": "How many questions",
+        "hi": "कितने प्रश्न",
+        "bn": "কতটি প্রশ্ন",
+    },
+    "opt_race_seconds": {
+        "en": "Seconds to answer each question",
+        "hi": "हर प्रश्न के उत्तर के लिए सेकंड",
+        "bn": "প্রতিটি প্রশ্নের উত্তরের জন্য সেকেন্ড",
+    },
+    "opt_competition_action": {
+        "en": "start, end or standings",
+        "hi": "शुरू, समाप्त या स्थिति",
+        "bn": "শুরু, শেষ বা অবস্থান",
+    },
+    "opt_competition_name": {
+        "en": "The competition's name (to start one)",
+        "hi": "प्रतियोगिता का नाम (शुरू करने के लिए)",
+        "bn": "প্রতিযোগিতার নাম (শুরু করতে)",
+    },
+    "opt_until": {
+        "en": "Its last day, YYYY-MM-DD, UTC (to start one)",
+        "hi": "अंतिम दिन, YYYY-MM-DD, UTC (शुरू करने के लिए)",
+        "bn": "শেষ দিন, YYYY-MM-DD, UTC (শুরু করতে)",
+    },
+    "opt_competition_topics": {
+        "en": "Only these topics, separated by commas (default: all)",
+        "hi": "केवल ये विषय, अल्पविराम से अलग (डिफ़ॉल्ट: सभी)",
+        "bn": "শুধু এই বিষয়গুলো, কমা দিয়ে আলাদা (ডিফল্ট: সব)",
+    },
+    "action_on": {"en": "on", "hi": "चालू", "bn": "চালু"},
+    "action_off": {"en": "off", "hi": "बंद", "bn": "বন্ধ"},
+    "action_status": {"en": "status", "hi": "स्थिति", "bn": "অবস্থা"},
+    "action_start": {"en": "start", "hi": "शुरू", "bn": "শুরু"},
+    "action_end": {"en": "end", "hi": "समाप्त", "bn": "শেষ"},
+    "action_standings": {"en": "standings", "hi": "स्थिति", "bn": "অবস্থান"},
     "daily_heading": {
         "en": "☀️ Daily question · {topic} · {day}",
         "hi": "☀️ आज का प्रश्न · {topic} · {day}",

@@ -2,7 +2,9 @@
 
 Settings (environment): DISCORD_TOKEN; DISCORD_GUILD_ID (optional: commands go to that
 one server, instantly); DISCORD_API_BASE_URL and DISCORD_GATEWAY_URL (optional: where
-Discord's REST API and gateway are, e.g. a rate-limit proxy); QUIZBOT_DB.
+Discord's REST API and gateway are, e.g. a rate-limit proxy); QUIZBOT_ADMIN_ROLE
+(optional: members with a role of that name may run the channel's daily question and
+competitions, besides those with the Manage Server permission); QUIZBOT_DB.
 
 Inside this package, ``import discord`` is the discord.py library (absolute imports).
 """

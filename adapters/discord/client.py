@@ -1,6 +1,7 @@
 """The Discord runtime: a discord.py client with the quiz's application commands, one
-DynamicItem that routes every quiz button (so buttons keep working after a restart), and
-a command sync that only calls Discord when the commands changed."""
+DynamicItem that routes every quiz button (so buttons keep working after a restart), the
+publisher through which the core posts channel play, and a command sync that only calls
+Discord when the commands changed."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from bot.engine import Engine
 
 from .commands import CatalogTranslator, build_tree
 from .handlers import ACK_BUDGET, Handlers
+from .publisher import DiscordPublisher
 from .settings import Settings
 
 log = logging.getLogger(__name__)
@@ -97,7 +99,8 @@ class QuizClient(discord.Client):
         self.engine = engine
         self.settings = settings
         self.auto_sync = auto_sync
-        self.handlers = Handlers(engine, ack_budget)
+        self.handlers = Handlers(engine, ack_budget, settings.admin_role)
+        self.publisher = DiscordPublisher(self)
         self.tree = build_tree(self, self.handlers)
         self._guild = discord.Object(settings.guild_id) if settings.guild_id else None
         if self._guild:
@@ -106,11 +109,20 @@ class QuizClient(discord.Client):
     async def setup_hook(self) -> None:
         self.add_dynamic_items(QuizButton)
         await self.tree.set_translator(CatalogTranslator())
+        # Logged in from here on: the core's scheduler may post in Discord channels.
+        self.engine.channel.publishers["discord"] = self.publisher
         if self.auto_sync:
             try:
                 await self.sync_commands()
             except discord.HTTPException as exc:
                 log.warning("could not sync the slash commands (the bot still runs): %s", exc)
+
+    async def close(self) -> None:
+        # A closed client cannot post: unless another client took over, stop the
+        # scheduler from trying (it keeps the work due until a publisher is back).
+        if self.engine.channel.publishers.get("discord") is self.publisher:
+            del self.engine.channel.publishers["discord"]
+        await super().close()
 
     async def on_ready(self) -> None:
         log.info("connected to Discord as %s (id %s)", self.user, self.user and self.user.id)

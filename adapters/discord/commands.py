@@ -12,11 +12,12 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import i18n
+from bot import i18n, race
+from bot.channel_messages import CHANNEL_CATALOG
 from bot.engine import PERIODS
 from bot.messages import CATALOG, t
 
-from .handlers import Handlers, try_again
+from .handlers import COMPETITION, Handlers, timezone_choices, try_again
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +38,12 @@ class CatalogTranslator(app_commands.Translator):
         language = i18n.supported(locale.value)
         if key is None or language in (None, i18n.DEFAULT_LOCALE):
             return None
-        return CATALOG[key].get(language)
+        return (CATALOG.get(key) or CHANNEL_CATALOG[key]).get(language)
+
+
+def choices(*values: str, prefix: str) -> list[app_commands.Choice[str]]:
+    """Fixed choices: English values, names translated like the descriptions."""
+    return [app_commands.Choice(name=text(f"{prefix}{value}"), value=value) for value in values]
 
 
 def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree:
@@ -48,6 +54,16 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     ) -> list[app_commands.Choice[str]]:
         return await handlers.topic_choices(interaction, current)
 
+    async def topic_list_choices(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await handlers.topic_choices(interaction, current, listed=True)
+
+    async def timezones(
+        interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        return timezone_choices(current)
+
     @tree.command(name="quiz", description=text("cmd_quiz"))
     @app_commands.describe(topic=text("opt_topic"))
     @app_commands.autocomplete(topic=topic_choices)
@@ -56,9 +72,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
 
     @tree.command(name="quiz-leaderboard", description=text("cmd_leaderboard"))
     @app_commands.describe(period=text("opt_period"), topic=text("opt_board_topic"))
-    @app_commands.choices(
-        period=[app_commands.Choice(name=text(f"period_{p}"), value=p) for p in PERIODS]
-    )
+    @app_commands.choices(period=choices(*PERIODS, COMPETITION, prefix="period_"))
     @app_commands.autocomplete(topic=topic_choices)
     async def leaderboard(
         interaction: discord.Interaction,
@@ -84,6 +98,65 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     @tree.command(name="quiz-topics", description=text("cmd_topics"))
     async def topics(interaction: discord.Interaction) -> None:
         await handlers.topics(interaction)
+
+    # Channel play. Options are flat (an action choice, then what it needs) rather than
+    # subcommands, so each is one command line with Discord's own option hints.
+    @tree.command(name="quiz-daily", description=text("cmd_daily"))
+    @app_commands.describe(
+        action=text("opt_daily_action"),
+        topics=text("opt_topics"),
+        time=text("opt_time"),
+        timezone=text("opt_timezone"),
+        reveal_hours=text("opt_reveal_hours"),
+    )
+    @app_commands.choices(action=choices("on", "off", "status", prefix="action_"))
+    @app_commands.autocomplete(topics=topic_list_choices, timezone=timezones)
+    async def daily(
+        interaction: discord.Interaction,
+        action: app_commands.Choice[str],
+        topics: str | None = None,
+        time: str | None = None,
+        timezone: str | None = None,
+        reveal_hours: app_commands.Range[float, 0.01, 24.0] | None = None,
+    ) -> None:
+        await handlers.daily(interaction, action.value, topics, time, timezone, reveal_hours)
+
+    @tree.command(name="quiz-race", description=text("cmd_race"))
+    @app_commands.describe(
+        topic=text("opt_topic"),
+        questions=text("opt_race_questions"),
+        seconds=text("opt_race_seconds"),
+    )
+    @app_commands.autocomplete(topic=topic_choices)
+    async def race_start(
+        interaction: discord.Interaction,
+        topic: str,
+        questions: app_commands.Range[int, 1, race.MAX_QUESTIONS] | None = None,
+        seconds: app_commands.Range[int, race.MIN_SECONDS, race.MAX_SECONDS] | None = None,
+    ) -> None:
+        await handlers.race(interaction, topic, questions, seconds)
+
+    @tree.command(name="quiz-race-stop", description=text("cmd_race_stop"))
+    async def race_stop(interaction: discord.Interaction) -> None:
+        await handlers.race_stop(interaction)
+
+    @tree.command(name="quiz-competition", description=text("cmd_competition"))
+    @app_commands.describe(
+        action=text("opt_competition_action"),
+        name=text("opt_competition_name"),
+        until=text("opt_until"),
+        topics=text("opt_competition_topics"),
+    )
+    @app_commands.choices(action=choices("start", "end", "standings", prefix="action_"))
+    @app_commands.autocomplete(topics=topic_list_choices)
+    async def competition(
+        interaction: discord.Interaction,
+        action: app_commands.Choice[str],
+        name: app_commands.Range[str, 1, 100] | None = None,
+        until: str | None = None,
+        topics: str | None = None,
+    ) -> None:
+        await handlers.competition(interaction, action.value, name, until, topics)
 
     @tree.error
     async def on_error(

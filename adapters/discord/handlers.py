@@ -6,17 +6,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable
+import zoneinfo
+from collections.abc import Awaitable, Callable
+from functools import cache
 
 import discord
 from discord import app_commands
 
-from bot import i18n
+from bot import codec, i18n
+from bot.channel import Caller
 from bot.engine import Engine
 from bot.messages import t
 from bot.refs import PlayerRef, ScopeRef
 from bot.store import StoreError
-from bot.views import Feedback, QuestionView, View
+from bot.views import Feedback, Notice, QuestionView, View
 
 from .render import Reply, fit, render
 
@@ -28,6 +31,7 @@ ACK_BUDGET = 2.0
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code
 CHOICE_LIMIT = 100  # autocomplete choice name and value
 MAX_CHOICES = 25
+COMPETITION = "competition"  # the leaderboard period that shows the competition's standings
 
 
 def player_of(interaction: discord.Interaction) -> PlayerRef:
@@ -41,10 +45,52 @@ def scope_of(interaction: discord.Interaction) -> ScopeRef:
     return ScopeRef("discord", workspace, str(interaction.channel_id or ""))
 
 
+def is_admin(interaction: discord.Interaction, admin_role: str | None) -> bool:
+    """Who runs the quiz in a server, in Discord's own terms: the Manage Server permission
+    (Discord resolves it into every interaction), or a role named QUIZBOT_ADMIN_ROLE.
+    Role names come from the guild cache, which the guilds intent keeps current; while a
+    server is unavailable its roles are unknown and only the permission counts."""
+    member = interaction.user
+    if interaction.guild_id is None or not isinstance(member, discord.Member):
+        return False
+    permissions = interaction.permissions
+    if permissions.manage_guild or permissions.administrator:
+        return True
+    return admin_role is not None and any(role.name == admin_role for role in member.roles)
+
+
+def can_post(interaction: discord.Interaction) -> bool:
+    """Whether the bot may post channel messages where the command was sent (every
+    interaction carries the app's permissions there): a daily question scheduled where
+    it can never be posted would fail silently hours later."""
+    permissions = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    send = permissions.send_messages_in_threads if in_thread else permissions.send_messages
+    return permissions.view_channel and permissions.embed_links and send
+
+
+@cache
+def _timezones() -> tuple[str, ...]:
+    return tuple(sorted(zoneinfo.available_timezones()))
+
+
+def timezone_choices(current: str) -> list[app_commands.Choice[str]]:
+    """Autocomplete over the IANA timezone names, e.g. "kolk" → Asia/Kolkata."""
+    typed = current.strip().casefold().replace(" ", "_")
+    found = [zone for zone in _timezones() if typed in zone.casefold()]
+    return [app_commands.Choice(name=zone, value=zone) for zone in found[:MAX_CHOICES]]
+
+
+ChannelWork = Callable[[Caller], Awaitable[View]]
+
+
 class Handlers:
-    def __init__(self, engine: Engine, ack_budget: float = ACK_BUDGET):
+    def __init__(
+        self, engine: Engine, ack_budget: float = ACK_BUDGET, admin_role: str | None = None
+    ):
         self.engine = engine
         self.ack_budget = ack_budget
+        self.admin_role = admin_role
 
     async def _locale(self, interaction: discord.Interaction, player: PlayerRef) -> str:
         return await self.engine.locale_for(player, str(interaction.locale))
@@ -64,6 +110,11 @@ class Handlers:
     async def leaderboard(
         self, interaction: discord.Interaction, period: str | None, topic: str | None
     ) -> None:
+        if period == COMPETITION:
+            await self._channel_play(
+                interaction, self.engine.channel.competition_standings, ephemeral=False
+            )
+            return
         player, scope = player_of(interaction), scope_of(interaction)
 
         async def work() -> View:
@@ -94,30 +145,121 @@ class Handlers:
         await self._answer(interaction, work(), ephemeral=True)
 
     async def topic_choices(
-        self, interaction: discord.Interaction, current: str
+        self, interaction: discord.Interaction, current: str, *, listed: bool = False
     ) -> list[app_commands.Choice[str]]:
-        """Autocomplete over bank ids, aliases and titles, titled in the player's language."""
+        """Autocomplete over bank ids, aliases and titles, titled in the player's language.
+        With ``listed``, the option is a comma-separated list: the last topic is completed
+        and the ones before it are kept."""
         try:
             locale = await self._locale(interaction, player_of(interaction))
         except StoreError as exc:
             log.warning("autocomplete without the player's language: %s", exc)
             locale = i18n.choose(str(interaction.locale))
+        head, _, typed = current.rpartition(",") if listed else ("", "", current)
+        prefix = "".join(f"{part.strip()}," for part in head.split(",") if part.strip())
         return [
             app_commands.Choice(
-                name=fit(f"{i18n.pick(bank.title, locale)} ({bank.id})", CHOICE_LIMIT),
-                value=bank.id,
+                name=fit(f"{prefix}{i18n.pick(bank.title, locale)} ({bank.id})", CHOICE_LIMIT),
+                value=prefix + bank.id,
             )
-            for bank in self.engine.catalog.search(current, locale, MAX_CHOICES)
+            for bank in self.engine.catalog.search(typed, locale, MAX_CHOICES)
+            if len(prefix + bank.id) <= CHOICE_LIMIT
         ]
+
+    # --- channel play ----------------------------------------------------------------------
+
+    async def daily(
+        self,
+        interaction: discord.Interaction,
+        action: str,
+        topics: str | None,
+        at: str | None,
+        timezone: str | None,
+        reveal_hours: float | None,
+    ) -> None:
+        channel = self.engine.channel
+
+        async def work(caller: Caller) -> View:
+            if action == "on":
+                return await channel.daily_on(
+                    caller, topics or "", at or "", timezone or "", reveal_hours
+                )
+            if action == "off":
+                return await channel.daily_off(caller)
+            return await channel.daily_status(caller)
+
+        await self._channel_play(interaction, work, posts=action == "on")
+
+    async def race(
+        self,
+        interaction: discord.Interaction,
+        topic: str,
+        questions: int | None,
+        seconds: int | None,
+    ) -> None:
+        async def work(caller: Caller) -> View:
+            return await self.engine.channel.race_start(caller, topic, questions, seconds)
+
+        await self._channel_play(interaction, work, posts=True)
+
+    async def race_stop(self, interaction: discord.Interaction) -> None:
+        await self._channel_play(interaction, self.engine.channel.race_stop)
+
+    async def competition(
+        self,
+        interaction: discord.Interaction,
+        action: str,
+        name: str | None,
+        until: str | None,
+        topics: str | None,
+    ) -> None:
+        channel = self.engine.channel
+
+        async def work(caller: Caller) -> View:
+            if action == "start":
+                return await channel.competition_start(caller, name or "", until or "", topics)
+            if action == "end":
+                return await channel.competition_end(caller)
+            return await channel.competition_standings(caller)
+
+        # The standings are for the whole channel, like the leaderboard.
+        public = action == "standings"
+        await self._channel_play(interaction, work, ephemeral=not public, posts=action == "start")
+
+    async def _channel_play(
+        self,
+        interaction: discord.Interaction,
+        work: ChannelWork,
+        *,
+        ephemeral: bool = True,
+        posts: bool = False,
+    ) -> None:
+        """A channel-play command: only in a server channel and, when it makes the bot post
+        there (``posts``), only where the bot may post."""
+
+        async def run() -> View:
+            player = player_of(interaction)
+            locale = await self._locale(interaction, player)
+            if interaction.guild_id is None:
+                return _notice(locale, "discord_dm_no_channel_play")
+            if posts and not can_post(interaction):
+                return _notice(locale, "discord_cannot_post")
+            admin = is_admin(interaction, self.admin_role)
+            return await work(Caller(player, scope_of(interaction), locale, admin))
+
+        await self._answer(interaction, run(), ephemeral=ephemeral)
 
     # --- buttons -------------------------------------------------------------------------
 
     async def click(self, interaction: discord.Interaction, custom_id: str) -> None:
         """A quiz button: the answer or next question replaces the message in place; a
         refusal (someone else's quiz, a finished run, a forged id) comes as a new private
-        message, leaving the quiz as it was."""
+        message, leaving the quiz as it was. A daily or race button is on a public post
+        everyone sees: its answer is always a new private message (a slow one is deferred
+        as a private "thinking…", never as an update of the post)."""
+        public_post = isinstance(codec.decode(custom_id), codec.DailyAction | codec.RaceAction)
         work = self.engine.click(player_of(interaction), custom_id, str(interaction.locale))
-        await self._answer(interaction, work, ephemeral=True, update=True)
+        await self._answer(interaction, work, ephemeral=True, update=not public_post)
 
     # --- responding ------------------------------------------------------------------------
 
@@ -193,6 +335,10 @@ class Handlers:
                 "a Discord interaction was already answered: is another instance of the bot "
                 "running with the same token?"
             )
+
+
+def _notice(locale: str, kind: str) -> Notice:
+    return Notice(locale, kind, t(locale, kind))
 
 
 def try_again(interaction: discord.Interaction) -> Reply:

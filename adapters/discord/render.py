@@ -13,14 +13,36 @@ import discord
 from bot import plain
 from bot.messages import t
 from bot.plain import (
+    channel_feedback_lines,
     feedback_lines,
     leaderboard_title,
     progress_line,
+    race_heading,
+    reveal_lines,
+    standing_lines,
     summary_lines,
     topic_lines,
     you_line,
 )
-from bot.views import Feedback, Leaderboard, Notice, QuestionView, Stats, Summary, TopicList
+from bot.views import (
+    BarRow,
+    ChannelFeedback,
+    ChannelView,
+    ChoiceView,
+    DailyPostView,
+    DailyRevealView,
+    Feedback,
+    Leaderboard,
+    LeaderRow,
+    Notice,
+    QuestionView,
+    RacePodiumView,
+    RaceQuestionView,
+    RaceRevealView,
+    Stats,
+    Summary,
+    TopicList,
+)
 
 
 @dataclass(frozen=True)
@@ -43,6 +65,8 @@ class Limits:
 
 LIMITS = Limits()
 ELLIPSIS = "…"
+NAME_WIDTH = 64  # a display name in a list: one long name must not crowd out the others
+TAIL_WIDTH = 1024  # closing lines kept below a long description (a count, the winners)
 
 BLURPLE = discord.Colour.blurple()
 GREEN = discord.Colour.green()
@@ -185,19 +209,51 @@ def render(view: object) -> Reply:
     return Reply(content=fit(safe(plain.render(view)), LIMITS.content))
 
 
-@render.register
-def _question(view: QuestionView) -> Reply:
+def _choice_text(choices: tuple[ChoiceView, ...] | tuple[BarRow, ...]) -> str:
+    return "\n".join(f"**{c.letter}.** {safe(c.text)}" for c in choices)
+
+
+def _choice_buttons(choices: tuple[ChoiceView, ...]) -> tuple[Button, ...]:
     # Choices go in full into the embed; the buttons carry only their letters, since
     # choices are often longer than a button label's 80 characters.
-    choices = "\n".join(f"**{c.letter}.** {safe(c.text)}" for c in view.choices)
+    return _buttons([Button(c.letter, c.action_id, discord.ButtonStyle.primary) for c in choices])
+
+
+def _with_tail(body: str, tail: str) -> str:
+    """A description whose closing lines (a count, a deadline, the winners) survive when
+    the body above them has to be shortened."""
+    tail = fit(tail, TAIL_WIDTH)
+    return f"{fit(body, LIMITS.description - len(tail) - 2)}\n\n{tail}"
+
+
+def timestamp(at: float, style: str) -> str:
+    """Discord's time markup: every reader sees the moment in their own timezone and
+    language (``t`` a time of day, ``R`` relative, e.g. "in 20 seconds")."""
+    return f"<t:{int(at)}:{style}>"
+
+
+def _safe_choice(choice: ChoiceView) -> ChoiceView:
+    return replace(choice, text=safe(choice.text))
+
+
+def _safe_rows(rows: tuple[LeaderRow, ...]) -> tuple[LeaderRow, ...]:
+    return tuple(replace(row, name=safe(fit(row.name, NAME_WIDTH))) for row in rows)
+
+
+def _references(locale: str, references: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
+    text = "\n".join(safe(ref) for ref in references)
+    return ((t(locale, "reference"), text),) if text else ()
+
+
+@render.register
+def _question(view: QuestionView) -> Reply:
     embed = _embed(
         _heading(view),
-        f"{safe(view.prompt)}\n\n{choices}",
+        f"{safe(view.prompt)}\n\n{_choice_text(view.choices)}",
         BLURPLE,
         footer=t(view.locale, "choose"),
     )
-    buttons = [Button(c.letter, c.action_id, discord.ButtonStyle.primary) for c in view.choices]
-    return Reply(embeds=_bounded(embed), buttons=_buttons(buttons))
+    return Reply(embeds=_bounded(embed), buttons=_choice_buttons(view.choices))
 
 
 def _escaped(view: Feedback) -> Feedback:
@@ -222,13 +278,12 @@ def _summary_embed(view: Summary) -> discord.Embed:
 def _feedback(view: Feedback) -> Reply:
     lines = feedback_lines(_escaped(view))
     description = "\n".join([safe(view.question.prompt), "", *lines, "", safe(view.explanation)])
-    references = "\n".join(safe(ref) for ref in view.references)
     embed = _embed(
         _heading(view.question),
         description,
         GREEN if view.correct else RED,
         footer=progress_line(view),
-        fields=((t(view.locale, "reference"), references),) if references else (),
+        fields=_references(view.locale, view.references),
     )
     embeds = (embed, _summary_embed(view.summary)) if view.summary else (embed,)
     buttons = []
@@ -270,12 +325,17 @@ def _topics(view: TopicList) -> Reply:
 
 
 @render.register
-def _leaderboard(view: Leaderboard) -> Reply:
+def _leaderboard(view: Leaderboard, personal: bool = True) -> Reply:
+    """A leaderboard; ``personal`` adds the asker's own rank, which a channel post lacks."""
     title = leaderboard_title(
-        replace(view, topic_title=safe(view.topic_title) if view.topic_title else None)
+        replace(
+            view,
+            topic_title=safe(view.topic_title) if view.topic_title else None,
+            competition=safe(view.competition) if view.competition else None,
+        )
     )
     rows = [
-        f"**{row.rank}.** {safe(fit(row.name, 64))} — "
+        f"**{row.rank}.** {row.name} — "
         + t(
             view.locale,
             "leaderboard_row",
@@ -283,10 +343,10 @@ def _leaderboard(view: Leaderboard) -> Reply:
             correct=row.correct,
             answered=row.answered,
         )
-        for row in view.rows
+        for row in _safe_rows(view.rows)
     ]
     description = "\n".join(rows) or t(view.locale, "leaderboard_empty")
-    embed = _embed(title, description, GOLD, footer=you_line(view))
+    embed = _embed(title, description, GOLD, footer=you_line(view) if personal else None)
     return Reply(embeds=_bounded(embed))
 
 
@@ -306,4 +366,105 @@ def _stats(view: Stats) -> Reply:
     ]
     description = "\n".join(rows) or t(view.locale, "stats_empty")
     embed = _embed(t(view.locale, "stats_title"), description, BLURPLE)
+    return Reply(embeds=_bounded(embed))
+
+
+# --- channel play -------------------------------------------------------------------------
+
+
+def render_channel(view: ChannelView) -> Reply:
+    """A public channel post. It is addressed to nobody, so a leaderboard (a competition's
+    final standings) has no "you" line."""
+    if isinstance(view, Leaderboard):
+        return _leaderboard(view, personal=False)
+    return render(view)
+
+
+@render.register
+def _daily_post(view: DailyPostView) -> Reply:
+    # Only the count is public before the reveal: nobody can copy an answer.
+    reveal = f"{timestamp(view.reveal_at, 't')} ({timestamp(view.reveal_at, 'R')})"
+    embed = _embed(
+        t(view.locale, "daily_heading", topic=safe(view.topic_title), day=view.day),
+        _with_tail(
+            f"{safe(view.prompt)}\n\n{_choice_text(view.choices)}",
+            t(view.locale, "daily_count", count=view.answered, reveal=reveal),
+        ),
+        BLURPLE,
+    )
+    return Reply(embeds=_bounded(embed), buttons=_choice_buttons(view.choices))
+
+
+def _reveal_body(view: DailyRevealView | RaceRevealView) -> str:
+    """The question, its choices, the distribution, the right answer and why."""
+    shown = replace(view, answer=_safe_choice(view.answer), explanation=safe(view.explanation))
+    return "\n".join([safe(view.prompt), "", _choice_text(view.bars), "", *reveal_lines(shown)])
+
+
+@render.register
+def _daily_reveal(view: DailyRevealView) -> Reply:
+    loc = view.locale
+    winners = (
+        t(loc, "winners", names=", ".join(safe(fit(n, NAME_WIDTH)) for n in view.winners))
+        if view.winners
+        else t(loc, "no_winners")
+    )
+    embed = _embed(
+        t(loc, "daily_reveal_heading", topic=safe(view.topic_title), day=view.day),
+        _with_tail(
+            _reveal_body(view), f"{t(loc, 'answered_total', count=view.answered)}\n{winners}"
+        ),
+        GOLD,
+        fields=_references(loc, view.references),
+    )
+    return Reply(embeds=_bounded(embed))
+
+
+@render.register
+def _channel_feedback(view: ChannelFeedback) -> Reply:
+    shown = replace(view, chosen=_safe_choice(view.chosen), answer=_safe_choice(view.answer))
+    verdict, *lines = channel_feedback_lines(shown)
+    embed = _embed(
+        verdict,
+        "\n".join([*lines, "", safe(view.explanation)]),
+        GREEN if view.correct else RED,
+        fields=_references(view.locale, view.references),
+    )
+    return Reply(embeds=_bounded(embed))
+
+
+@render.register
+def _race_question(view: RaceQuestionView) -> Reply:
+    closes = t(view.locale, "race_closes", when=timestamp(view.closes_at, "R"))
+    embed = _embed(
+        race_heading(replace(view, topic_title=safe(view.topic_title))),
+        _with_tail(f"{safe(view.prompt)}\n\n{_choice_text(view.choices)}", closes),
+        BLURPLE,
+        footer=t(view.locale, "race_hint"),
+    )
+    return Reply(embeds=_bounded(embed), buttons=_choice_buttons(view.choices))
+
+
+def _standings(rows: tuple[LeaderRow, ...], locale: str) -> str:
+    return "\n".join(standing_lines(_safe_rows(rows), locale)) or t(locale, "no_winners")
+
+
+@render.register
+def _race_reveal(view: RaceRevealView) -> Reply:
+    loc = view.locale
+    title = t(loc, "race_reveal_heading", number=view.number, total=view.total,
+              topic=safe(view.topic_title))  # fmt: skip
+    standings = ((t(loc, "standings"), _standings(view.standings, loc)),)
+    embed = _embed(title, _reveal_body(view), GOLD, fields=standings)
+    return Reply(embeds=_bounded(embed))
+
+
+@render.register
+def _race_podium(view: RacePodiumView) -> Reply:
+    key = "race_stopped_heading" if view.stopped else "race_podium"
+    embed = _embed(
+        t(view.locale, key, topic=safe(view.topic_title)),
+        _standings(view.standings, view.locale),
+        GOLD,
+    )
     return Reply(embeds=_bounded(embed))

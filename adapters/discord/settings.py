@@ -10,6 +10,7 @@ from ..errors import SetupError
 
 PORTAL = "https://discord.com/developers/applications"
 API_PATH = "/api/v10"
+ROLE_NAME = 100  # Discord's longest role name
 
 
 class SettingsError(SetupError):
@@ -22,6 +23,7 @@ class Settings:
     guild_id: int | None = None  # sync commands to this server only (instant)
     api_base_url: str | None = None  # REST base, e.g. a rate-limit proxy or a test fake
     gateway_url: str | None = None
+    admin_role: str | None = None  # members with a role of this name are quiz admins too
 
     @classmethod
     def from_environ(cls, environ: Mapping[str, str]) -> Settings:
@@ -34,6 +36,7 @@ class Settings:
             guild_id=int(guild) if guild else None,
             api_base_url=_api_base(environ.get("DISCORD_API_BASE_URL", "").strip()),
             gateway_url=environ.get("DISCORD_GATEWAY_URL", "").strip() or None,
+            admin_role=environ.get("QUIZBOT_ADMIN_ROLE", "").strip() or None,
         )
 
 
@@ -71,6 +74,11 @@ def settings_problems(environ: Mapping[str, str]) -> list[str]:
         problems.append(
             "DISCORD_GUILD_ID must be a server id (digits): turn on Developer Mode in Discord's "
             "settings, then right-click the server → Copy Server ID"
+        )
+    if len(environ.get("QUIZBOT_ADMIN_ROLE", "").strip()) > ROLE_NAME:
+        problems.append(
+            f"QUIZBOT_ADMIN_ROLE must be a role's name as Discord shows it (at most {ROLE_NAME} "
+            "characters)"
         )
     for name, schemes in (
         ("DISCORD_API_BASE_URL", ("https", "http")),

@@ -2,14 +2,16 @@
 
 Every reply goes through the interaction's ``response_url``: it works in any channel
 (the bot need not be a member), keeps quiz messages private to the player, and lets a
-click update the quiz message in place.
+click update the personal quiz message in place. A click on a public channel post (the
+daily question, a race) is answered with a new ephemeral message instead: replacing the
+original would replace it for the whole channel.
 """
 
 from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 import aiohttp
@@ -18,11 +20,12 @@ from slack_bolt.middleware.async_middleware import AsyncMiddleware
 from slack_bolt.response import BoltResponse
 
 from bot import codec, i18n
+from bot.channel import Caller, ChannelPlay
 from bot.engine import Engine
 from bot.messages import t
 from bot.refs import PlayerRef, ScopeRef
 from bot.store import StoreError
-from bot.views import Notice, View
+from bot.views import Feedback, Notice, QuestionView, View
 
 from . import parse
 from .people import People
@@ -58,7 +61,7 @@ def _try_again(locale: str) -> Notice:
 
 async def _reply(respond: AsyncRespond, view: View, *, replace: bool) -> None:
     """Update the message the click came from, or send a new ephemeral one (which never
-    replaces the quiz: a refused click must leave it playable)."""
+    replaces the quiz: a refused click must leave it playable, a public post public)."""
     message = render(view)
     where: dict[str, Any] = (
         {"replace_original": True}
@@ -80,22 +83,44 @@ async def _reply(respond: AsyncRespond, view: View, *, replace: bool) -> None:
         log.warning("Slack refused a reply: HTTP %s %s", sent.status_code, sent.body)
 
 
-async def _command_view(
-    engine: Engine, ask: parse.Invocation, player: PlayerRef, scope: ScopeRef, locale: str
-) -> View:
-    if ask.kind == parse.QUIZ and ask.topic:
-        # Resume an unfinished run: ephemeral quiz messages vanish when Slack reloads.
-        return await engine.start_quiz(player, scope, ask.topic, locale, resume=True)
-    if ask.kind == parse.LEADERBOARD:
-        return await engine.leaderboard(player, scope, locale, ask.period, ask.topic)
-    if ask.kind == parse.STATS:
-        return await engine.stats(player, scope, locale)
-    if ask.kind == parse.LANG:
-        return await engine.set_locale(player, ask.tag)
+# Channel commands that need nothing but who asked, and where.
+_CALLER_ONLY = {
+    parse.DAILY_OFF: ChannelPlay.daily_off,
+    parse.DAILY_STATUS: ChannelPlay.daily_status,
+    parse.RACE_STOP: ChannelPlay.race_stop,
+    parse.COMPETITION_END: ChannelPlay.competition_end,
+    parse.COMPETITION_STANDINGS: ChannelPlay.competition_standings,
+}
+
+
+async def _command_view(engine: Engine, ask: parse.Request, caller: Caller) -> View:
+    play, player, scope, locale = engine.channel, caller.player, caller.scope, caller.locale
+    match ask:
+        case parse.Usage(key=key):
+            return Notice(locale, key, t(locale, key))
+        case parse.DailyOn():
+            return await play.daily_on(caller, ask.topics, ask.at, ask.timezone, ask.reveal_hours)
+        case parse.RaceStart():
+            return await play.race_start(caller, ask.topic, ask.questions, ask.seconds)
+        case parse.CompetitionStart():
+            return await play.competition_start(caller, ask.name, ask.until, ask.topics)
+        case parse.Invocation(kind=kind) if kind in _CALLER_ONLY:
+            return await _CALLER_ONLY[kind](play, caller)
+        case parse.Invocation(kind=parse.QUIZ, topic=str(topic)) if topic:
+            # Resume an unfinished run: ephemeral quiz messages vanish when Slack reloads.
+            return await engine.start_quiz(player, scope, topic, locale, resume=True)
+        case parse.Invocation(kind=parse.LEADERBOARD):
+            return await engine.leaderboard(player, scope, locale, ask.period, ask.topic)
+        case parse.Invocation(kind=parse.STATS):
+            return await engine.stats(player, scope, locale)
+        case parse.Invocation(kind=parse.LANG):
+            return await engine.set_locale(player, ask.tag)
     return engine.topics(locale)
 
 
-def register(app: AsyncApp, engine: Engine, people: People) -> None:
+def register(app: AsyncApp, engine: Engine, people: People, admins: Collection[str] = ()) -> None:
+    """``admins``: member ids with admin rights besides the workspace's admins and owners."""
+
     @app.command(parse.COMMAND)
     async def quiz_command(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
         await ack()
@@ -105,11 +130,11 @@ def register(app: AsyncApp, engine: Engine, people: People) -> None:
         person = await people.lookup(command.team_id, command.user_id, command.user_name)
         player = PlayerRef(PLATFORM, command.user_id, person.name)
         scope = ScopeRef(PLATFORM, command.team_id, command.channel_id)
+        is_admin = person.is_admin or command.user_id in admins
         try:
             locale = await engine.locale_for(player, person.locale)
-            view = await _command_view(
-                engine, parse.invocation(command.text), player, scope, locale
-            )
+            caller = Caller(player, scope, locale, is_admin)
+            view = await _command_view(engine, parse.invocation(command.text), caller)
         except StoreError as exc:
             log.warning("a /quiz command failed on the database: %s", exc)
             view = _try_again(i18n.choose(person.locale))
@@ -129,4 +154,5 @@ def register(app: AsyncApp, engine: Engine, people: People) -> None:
         except StoreError as exc:
             log.warning("a click failed on the database: %s", exc)
             view = _try_again(i18n.choose(person.locale))
-        await _reply(respond, view, replace=not isinstance(view, Notice))
+        # Only a personal quiz's own message is replaced; see the module's docstring.
+        await _reply(respond, view, replace=isinstance(view, QuestionView | Feedback))

@@ -3,6 +3,7 @@ garbage payload is refused before any handler (or bolt's own matchers) reads it.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,13 @@ LEADERBOARD = "leaderboard"
 STATS = "stats"
 LANG = "lang"
 QUIZ = "quiz"
+DAILY, RACE, COMPETITION = "daily", "race", "competition"
+# Channel commands that take no argument but the caller.
+DAILY_OFF = "daily off"
+DAILY_STATUS = "daily status"
+RACE_STOP = "race stop"
+COMPETITION_END = "competition end"
+COMPETITION_STANDINGS = "competition standings"
 _WORDS = {
     "help": HELP,
     "?": HELP,
@@ -26,6 +34,9 @@ _WORDS = {
     "stats": STATS,
     "lang": LANG,
     "language": LANG,
+    "daily": DAILY,
+    "race": RACE,
+    "competition": COMPETITION,
 }
 
 
@@ -55,12 +66,48 @@ class Click:
 
 @dataclass(frozen=True)
 class Invocation:
-    """What the text after ``/quiz`` asks for."""
+    """What the text after ``/quiz`` asks for, when a kind alone (or with a topic, period
+    or language tag) says it all."""
 
-    kind: str  # HELP, TOPICS, LEADERBOARD, STATS, LANG or QUIZ
+    kind: str  # HELP, TOPICS, LEADERBOARD, STATS, LANG, QUIZ or a no-argument channel command
     topic: str | None = None
     period: str = "all"
     tag: str = ""
+
+
+@dataclass(frozen=True)
+class DailyOn:
+    """``/quiz daily on <topics> <HH:MM> <timezone> [reveal-hours]``. The time and the
+    timezone are checked by the core, whose refusal names the bad value."""
+
+    topics: str  # comma-separated, as typed
+    at: str
+    timezone: str
+    reveal_hours: float | None = None
+
+
+@dataclass(frozen=True)
+class RaceStart:
+    topic: str
+    questions: int | None = None
+    seconds: int | None = None
+
+
+@dataclass(frozen=True)
+class CompetitionStart:
+    name: str
+    until: str  # YYYY-MM-DD, checked by the core
+    topics: str | None = None  # comma-separated; None: every topic
+
+
+@dataclass(frozen=True)
+class Usage:
+    """A malformed channel command: answer with its usage line."""
+
+    key: str  # daily_usage, race_usage or competition_usage
+
+
+Request = Invocation | DailyOn | RaceStart | CompetitionStart | Usage
 
 
 def _text(value: object) -> str | None:
@@ -116,21 +163,90 @@ def understood(body: object) -> bool:
     return command(body) is not None or click(body) is not None
 
 
-def invocation(text: str) -> Invocation:
-    """Parse ``/quiz`` text: ``help``, ``topics``, ``leaderboard [week|month|all] [topic]``,
-    ``stats``, ``lang <code>``, or else a topic to start a quiz on."""
+def invocation(text: str) -> Request:
+    """Parse ``/quiz`` text: ``help``, ``topics``, ``leaderboard [week|month|all|competition]
+    [topic]``, ``stats``, ``lang <code>``, the ``daily``, ``race`` and ``competition``
+    commands, or else a topic to start a quiz on."""
     # Slack sends &, < and > in command text as HTML entities.
-    words = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&").split()
+    cleaned = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&").strip()
+    words = cleaned.split()
     if not words:
         return Invocation(HELP)
     kind = _WORDS.get(words[0].casefold())
     rest = words[1:]
     if kind == LEADERBOARD:
+        if COMPETITION in (w.casefold() for w in rest):
+            return Invocation(COMPETITION_STANDINGS)
         period = next((w.casefold() for w in rest if w.casefold() in PERIODS), "all")
         topic = " ".join(w for w in rest if w.casefold() not in PERIODS) or None
         return Invocation(LEADERBOARD, topic=topic, period=period)
     if kind == LANG:
         return Invocation(LANG, tag=" ".join(rest))
+    if kind == DAILY:
+        return _daily(rest)
+    if kind == RACE:
+        return _race(rest)
+    if kind == COMPETITION:
+        return _competition(cleaned.split(None, 1)[1] if rest else "")
     if kind is None:
         return Invocation(QUIZ, topic=" ".join(words))
     return Invocation(kind)
+
+
+_HOURS = re.compile(r"^\d{1,3}(?:[.,]\d+)?$")
+_COUNT = re.compile(r"^\d{1,4}$")
+# Slack clients may turn straight quotes into curly ones; „…“ is the German pair.
+_START = re.compile(
+    r'^start\s+["“”„](?P<name>[^"“”„]+)["“”]\s+until\s+(?P<until>\S+)'
+    r"(?:\s+topics?\s+(?P<topics>.+))?$",
+    re.IGNORECASE | re.DOTALL,
+)
+
+
+def _one_word(rest: list[str], kinds: Mapping[str, str]) -> Invocation | None:
+    verb = rest[0].casefold() if len(rest) == 1 else ""
+    return Invocation(kinds[verb]) if verb in kinds else None
+
+
+def _daily(rest: list[str]) -> Request:
+    simple = _one_word(rest, {"off": DAILY_OFF, "status": DAILY_STATUS})
+    if simple:
+        return simple
+    args = rest[1:]
+    if not rest or rest[0].casefold() != "on":
+        return Usage("daily_usage")
+    hours = None
+    if args and _HOURS.match(args[-1]):
+        hours = float(args.pop().replace(",", "."))
+        if hours <= 0:
+            return Usage("daily_usage")
+    if len(args) < 3:
+        return Usage("daily_usage")
+    *topics, at, zone = args
+    return DailyOn(" ".join(topics), at, zone, hours)
+
+
+def _race(rest: list[str]) -> Request:
+    simple = _one_word(rest, {"stop": RACE_STOP})
+    if simple:
+        return simple
+    # Up to two trailing numbers are [questions] [seconds]; the rest names the topic.
+    words = list(rest)
+    numbers: list[int] = []
+    while len(words) > 1 and len(numbers) < 2 and _COUNT.match(words[-1]):
+        numbers.insert(0, int(words.pop()))
+    if not words:
+        return Usage("race_usage")
+    questions, seconds = [*numbers, None, None][:2]
+    return RaceStart(" ".join(words), questions, seconds)
+
+
+def _competition(rest: str) -> Request:
+    simple = _one_word(rest.split(), {"end": COMPETITION_END, "standings": COMPETITION_STANDINGS})
+    if simple:
+        return simple
+    match = _START.match(rest.strip())
+    if match is None or not match["name"].strip():
+        return Usage("competition_usage")
+    topics = " ".join(match["topics"].split()) if match["topics"] else None
+    return CompetitionStart(match["name"].strip(), match["until"], topics)

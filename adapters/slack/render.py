@@ -4,12 +4,13 @@ Pure: no I/O. Blocks are built with slack_sdk's block classes, whose ``to_dict()
 checks per-element lengths; what no library checks (blocks per message, long text
 split across sections) is done here against ``LIMITS``. Bank text and player names
 go into mrkdwn escaped and ``verbatim``, so neither ``<!channel>`` nor ``@here`` in a
-question can ping anyone.
+question can ping anyone. The only markup added is Slack's ``<!date^…>``, which shows a
+moment in each reader's own timezone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import singledispatch
 from typing import Any
@@ -29,10 +30,19 @@ from slack_sdk.models.blocks import (
 from bot import plain
 from bot.messages import t
 from bot.views import (
+    ChannelFeedback,
+    ChoiceView,
+    DailyPostView,
+    DailyRevealView,
     Feedback,
     Leaderboard,
+    LeaderRow,
     Notice,
     QuestionView,
+    RaceLockedView,
+    RacePodiumView,
+    RaceQuestionView,
+    RaceRevealView,
     Stats,
     Summary,
     TopicList,
@@ -51,6 +61,7 @@ class Limits:
     buttons_per_block: int = 25
     context_elements: int = 10
     fallback_text: int = 4000  # Slack advises keeping `text` under this
+    names: int = 2000  # display names listed in one reveal, before "… +N"
 
 
 LIMITS = Limits()
@@ -149,6 +160,53 @@ def _link(url: str) -> str:
     return f"<{safe}>"
 
 
+def _local_time(at: float) -> str:
+    """A moment in each reader's timezone; clients that cannot show it use the fallback."""
+    return f"<!date^{int(at)}^{{time}}|{escape(plain.clock_label(at))}>"
+
+
+def _choice_list(choices: Iterable[tuple[str, str]]) -> list[Block]:
+    """Lettered choices in full in the body: bank choices are longer than a button allows."""
+    return _sections("\n".join(f"*{letter}.* {escape(text)}" for letter, text in choices))
+
+
+def _answer_buttons(choices: Sequence[ChoiceView]) -> list[Block]:
+    return _buttons([_button(c.letter, c.action_id) for c in choices])
+
+
+def _verdict(lines: Sequence[str]) -> list[Block]:
+    """A verdict line in bold over its details (right answer, points)."""
+    verdict, *details = [escape(line) for line in lines]
+    return _sections("\n".join([f"*{verdict}*", *details]))
+
+
+def _references(locale: str, references: Sequence[str]) -> list[Block]:
+    if not references:
+        return []
+    links = " · ".join(_link(ref) for ref in references)
+    return _context(f"{escape(t(locale, 'reference'))}: {links}")
+
+
+def _names(names: Sequence[str]) -> str:
+    """Names, comma-separated, as many as fit in ``LIMITS.names``; then "… +N"."""
+    shown: list[str] = []
+    used = 0
+    for name in names:
+        used += len(name) + 2
+        if used > LIMITS.names:
+            break
+        shown.append(name)
+    more = len(names) - len(shown)
+    return ", ".join(shown) + (f" … +{more}" if more else "")
+
+
+def _standings(locale: str, rows: tuple[LeaderRow, ...]) -> list[str]:
+    """Medal lines, escaped (names are players' own)."""
+    return [
+        escape(line) for line in plain.standing_lines(rows, locale) or [t(locale, "no_winners")]
+    ]
+
+
 # --- one function per view -----------------------------------------------------------------
 
 
@@ -171,29 +229,24 @@ def _question_heading(view: QuestionView) -> Block:
 
 @_blocks.register
 def _question(view: QuestionView) -> list[Block]:
-    # Choices go in the body in full: bank choices are longer than a button's 75 characters.
-    choices = "\n".join(f"*{c.letter}.* {escape(c.text)}" for c in view.choices)
     return [
         _question_heading(view),
         *_sections(escape(view.prompt)),
-        *_sections(choices),
+        *_choice_list((c.letter, c.text) for c in view.choices),
         *_context(escape(t(view.locale, "choose"))),
-        *_buttons([_button(c.letter, c.action_id) for c in view.choices]),
+        *_answer_buttons(view.choices),
     ]
 
 
 @_blocks.register
 def _feedback(view: Feedback) -> list[Block]:
-    verdict, *details = [escape(line) for line in plain.feedback_lines(view)]
     blocks = [
         _question_heading(view.question),
         *_sections(escape(view.question.prompt)),
-        *_sections("\n".join([f"*{verdict}*", *details])),
+        *_verdict(plain.feedback_lines(view)),
         *_sections(escape(view.explanation)),
+        *_references(view.locale, view.references),
     ]
-    if view.references:
-        links = " · ".join(_link(ref) for ref in view.references)
-        blocks += _context(f"{escape(t(view.locale, 'reference'))}: {links}")
     blocks += _context(escape(plain.progress_line(view)))
     if view.next_action:
         blocks += _buttons([_button(t(view.locale, "next_button"), view.next_action, True)])
@@ -227,7 +280,9 @@ def _topics(view: TopicList) -> list[Block]:
     ]
     # Topics share sections (split only at 3000 characters) so the list fits in 50 blocks.
     blocks += _sections("\n\n".join(entries))
-    blocks += _context(escape(t(view.locale, "usage")))
+    # The core's usage line covers the personal quiz; channel play has one per command.
+    usages = ("usage", "daily_usage", "race_usage", "competition_usage")
+    blocks += _context("\n".join(escape(t(view.locale, key)) for key in usages))
     return blocks
 
 
@@ -246,11 +301,10 @@ def _leaderboard(view: Leaderboard) -> list[Block]:
         )
         for row in view.rows
     ] or [escape(t(view.locale, "leaderboard_empty"))]
-    return [
-        _heading(plain.leaderboard_title(view)),
-        *_sections("\n".join(rows)),
-        *_context(escape(plain.you_line(view))),
-    ]
+    blocks = [_heading(plain.leaderboard_title(view)), *_sections("\n".join(rows))]
+    if not view.final:  # final standings are posted in the channel: there is no "you"
+        blocks += _context(escape(plain.you_line(view)))
+    return blocks
 
 
 @_blocks.register
@@ -270,3 +324,91 @@ def _stats(view: Stats) -> list[Block]:
         for row in view.rows
     ] or [escape(t(view.locale, "stats_empty"))]
     return [_heading(t(view.locale, "stats_title")), *_sections("\n".join(rows))]
+
+
+# --- channel play: public posts and private replies to their buttons -------------------------
+
+
+@_blocks.register
+def _daily_post(view: DailyPostView) -> list[Block]:
+    marker = "\x00"  # where the local-time markup goes, after escaping the rest
+    count = escape(t(view.locale, "daily_count", count=view.answered, reveal=marker))
+    return [
+        _heading(t(view.locale, "daily_heading", topic=view.topic_title, day=view.day)),
+        *_sections(escape(view.prompt)),
+        *_choice_list((c.letter, c.text) for c in view.choices),
+        *_context(count.replace(marker, _local_time(view.reveal_at))),
+        *_answer_buttons(view.choices),
+    ]
+
+
+def _reveal(view: DailyRevealView | RaceRevealView) -> list[Block]:
+    """The prompt, every choice in full, then the distribution, right answer and why."""
+    return [
+        *_sections(escape(view.prompt)),
+        *_choice_list((bar.letter, bar.text) for bar in view.bars),
+        *_sections(escape("\n".join(plain.reveal_lines(view)))),
+    ]
+
+
+@_blocks.register
+def _daily_reveal(view: DailyRevealView) -> list[Block]:
+    loc = view.locale
+    winners = (
+        t(loc, "winners", names=_names(view.winners)) if view.winners else t(loc, "no_winners")
+    )
+    return [
+        _heading(t(loc, "daily_reveal_heading", topic=view.topic_title, day=view.day)),
+        *_reveal(view),
+        *_references(loc, view.references),
+        *_context(escape(t(loc, "answered_total", count=view.answered))),
+        *_sections(escape(winners)),
+    ]
+
+
+@_blocks.register
+def _channel_feedback(view: ChannelFeedback) -> list[Block]:
+    return [
+        *_verdict(plain.channel_feedback_lines(view)),
+        *_sections(escape(view.explanation)),
+        *_references(view.locale, view.references),
+    ]
+
+
+@_blocks.register
+def _race_question(view: RaceQuestionView) -> list[Block]:
+    return [
+        _heading(plain.race_heading(view)),
+        *_sections(escape(view.prompt)),
+        *_choice_list((c.letter, c.text) for c in view.choices),
+        *_context(escape(t(view.locale, "race_hint"))),
+        *_answer_buttons(view.choices),
+    ]
+
+
+@_blocks.register
+def _race_locked(view: RaceLockedView) -> list[Block]:
+    return _sections(escape(plain.render(view)))
+
+
+@_blocks.register
+def _race_reveal(view: RaceRevealView) -> list[Block]:
+    loc = view.locale
+    heading = t(loc, "race_reveal_heading", number=view.number, total=view.total,
+                topic=view.topic_title)  # fmt: skip
+    return [
+        _heading(heading),
+        *_reveal(view),
+        *_sections(
+            "\n".join([f"*{escape(t(loc, 'standings'))}*", *_standings(loc, view.standings)])
+        ),
+    ]
+
+
+@_blocks.register
+def _race_podium(view: RacePodiumView) -> list[Block]:
+    key = "race_stopped_heading" if view.stopped else "race_podium"
+    return [
+        _heading(t(view.locale, key, topic=view.topic_title)),
+        *_sections("\n".join(_standings(view.locale, view.standings))),
+    ]

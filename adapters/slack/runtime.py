@@ -20,6 +20,7 @@ from bot.engine import Engine
 from ..errors import SetupError
 from . import handlers
 from .people import People
+from .publisher import SlackPublisher
 from .settings import EVENTS_PATH, SlackSettings
 
 log = logging.getLogger(__name__)
@@ -29,8 +30,9 @@ API_TIMEOUT = 10  # seconds; a player is waiting on every Web API call
 
 
 def build_app(engine: Engine, settings: SlackSettings, people: People | None = None) -> AsyncApp:
-    """The bolt app with quizbot's handlers. It makes no call until the first request
-    (bolt then calls auth.test once)."""
+    """The bolt app with quizbot's handlers, and the engine's publisher for Slack channels.
+    It makes no call until the first request (bolt then calls auth.test once) or the first
+    channel post."""
     app = AsyncApp(
         token=settings.bot_token,
         # Passed explicitly so bolt never reads it from the environment ("" in Socket Mode,
@@ -44,7 +46,8 @@ def build_app(engine: Engine, settings: SlackSettings, people: People | None = N
     # Bolt copies base_url and timeout into the client it gives each request.
     app.client.base_url = settings.api_url
     app.client.timeout = API_TIMEOUT
-    handlers.register(app, engine, people or People(app.client))
+    handlers.register(app, engine, people or People(app.client), settings.admins)
+    engine.channel.publishers[handlers.PLATFORM] = SlackPublisher(app.client)
     return app
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping
 
 import discord
 import pytest
@@ -32,10 +32,17 @@ async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
 
 @contextlib.asynccontextmanager
 async def running_bot(
-    fake: FakeDiscord, engine: Engine, *, guild_id: str = "", **options: object
+    fake: FakeDiscord,
+    engine: Engine,
+    *,
+    guild_id: str = "",
+    environ: Mapping[str, str] | None = None,
+    **options: object,
 ) -> AsyncIterator[QuizClient]:
     """The real client, connected to the fake, until the block ends."""
-    settings = Settings.from_environ({**fake.environ(), "DISCORD_GUILD_ID": guild_id})
+    settings = Settings.from_environ(
+        {**fake.environ(), "DISCORD_GUILD_ID": guild_id, **(environ or {})}
+    )
     use_endpoints(settings)
     client = QuizClient(engine, settings, **options)  # type: ignore[arg-type]
     task = asyncio.create_task(client.start(settings.token))

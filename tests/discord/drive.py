@@ -6,6 +6,10 @@ the user would see.
     python -m tests.discord.drive click <message id> <custom id>
     python -m tests.discord.drive play --topic offloading --clicks 5
     python -m tests.discord.drive play --message <message id>   # continue a quiz
+    python -m tests.discord.drive --admin slash quiz-daily action=on topics=tiny \
+        time=09:30 timezone=Europe/Berlin reveal_hours=0.02   # as a member with Manage Server
+    python -m tests.discord.drive channel         # the channel's public posts and their buttons
+    python -m tests.discord.drive --user 1500000000000000002 --name Bob click <post> <custom id>
     python -m tests.discord.drive state
 """
 
@@ -19,7 +23,7 @@ from typing import Any
 
 import aiohttp
 
-from .fake_discord import ALICE, Outcome
+from .fake_discord import ALICE, MANAGE_GUILD, Outcome
 
 
 class Driver:
@@ -64,6 +68,12 @@ class Driver:
     async def state(self) -> None:
         print(json.dumps(await self._get("/_test/state"), indent=2))
 
+    async def channel(self, last: int) -> None:
+        for message in (await self._get("/_test/channel"))[-last:]:
+            edited = " (edited)" if message.get("edited_timestamp") else ""
+            print(f"=== post {message['id']}{edited}")
+            show_message(message)
+
 
 def show(outcome: dict[str, Any]) -> None:
     view = Outcome(**outcome)
@@ -71,13 +81,24 @@ def show(outcome: dict[str, Any]) -> None:
     private = ", ephemeral" if view.ephemeral else ""
     message_id = view.message["id"] if view.message else "-"
     print(f"--- response type {view.callback_type}: {where}{private} (message {message_id})")
+    show_message(view.message)
+
+
+def show_message(message: dict[str, Any] | None) -> None:
+    view = Outcome("", 0, message)
     print(view.text())
     for button in view.buttons:
         print(f"  [{button.get('label')}] {button.get('custom_id')}")
 
 
 async def run(args: argparse.Namespace) -> None:
-    who = {"user": args.user, "user_name": args.name, "locale": args.locale}
+    who = {
+        "user": args.user,
+        "user_name": args.name,
+        "locale": args.locale,
+        "permissions": MANAGE_GUILD if args.admin else 0,
+        "roles": args.role,
+    }
     async with aiohttp.ClientSession() as session:
         driver = Driver(session, args.url, who)
         if args.command == "slash":
@@ -86,6 +107,8 @@ async def run(args: argparse.Namespace) -> None:
             await driver.click(args.message_id, args.custom_id)
         elif args.command == "play":
             await driver.play(args.topic, args.clicks, args.message)
+        elif args.command == "channel":
+            await driver.channel(args.last)
         else:
             await driver.state()
 
@@ -96,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     top.add_argument("--user", default=ALICE.id, help="the clicking user's id")
     top.add_argument("--name", default=ALICE.name, help="the user's display name")
     top.add_argument("--locale", default="en-US", help="the user's client language, e.g. hi")
+    top.add_argument("--admin", action="store_true", help="the user has Manage Server")
+    top.add_argument("--role", action="append", default=[], help="a role id the user has")
     sub = top.add_subparsers(dest="command", required=True)
     slash = sub.add_parser("slash", help="send a slash command")
     slash.add_argument("name_", metavar="name")
@@ -107,6 +132,8 @@ def main(argv: list[str] | None = None) -> int:
     play.add_argument("--topic", default="offloading")
     play.add_argument("--clicks", type=int, default=100)
     play.add_argument("--message", help="continue from this message's buttons")
+    channel = sub.add_parser("channel", help="the channel's public posts")
+    channel.add_argument("--last", type=int, default=5, help="how many of the latest posts")
     sub.add_parser("state", help="what the fake has seen")
     asyncio.run(run(top.parse_args(argv)))
     return 0

@@ -6,6 +6,12 @@ command payload against Discord's limits and answers 400 to a violation (recordi
 in ``violations``); an interaction answered after 3 s is unknown (404, code 10062) and a
 second first-response is refused (400, code 40060). Every REST call is recorded.
 
+Channel messages (``POST /channels/{id}/messages``, ``PATCH …/messages/{id}``) are what
+channel play posts with the bot's token; the fake checks them like interaction messages,
+refuses a channel in ``forbidden`` (403, as for a channel the bot cannot see) and keeps
+every version of an edited post in ``edits``. After READY the gateway sends the server
+(GUILD_CREATE) with its roles, as Discord does for the guilds intent.
+
 Standalone, for trying the bot by hand (``POST /_test/interact`` dispatches an
 interaction and answers what the user saw; tests/discord/drive.py wraps it)::
 
@@ -14,6 +20,9 @@ interaction and answers what the user saw; tests/discord/drive.py wraps it)::
         DISCORD_GATEWAY_URL=ws://127.0.0.1:8765/gateway quizbot run discord
     python -m tests.discord.drive slash quiz topic=offloading
     python -m tests.discord.drive play --clicks 5
+    python -m tests.discord.drive --admin slash quiz-daily action=on topics=tiny time=09:30 \
+        timezone=UTC
+    python -m tests.discord.drive channel     # the channel's public posts, with their buttons
 """
 
 from __future__ import annotations
@@ -41,8 +50,15 @@ APP_ID = "1100000000000000001"
 GUILD_ID = "1200000000000000002"
 CHANNEL_ID = "1300000000000000003"
 OWNER_ID = "1400000000000000004"
+ADMIN_ROLE_ID = "1700000000000000001"
+ADMIN_ROLE_NAME = "quiz-masters"  # QUIZBOT_ADMIN_ROLE in environ()
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
 FIRST_RESPONSE_WITHIN = 3.0  # seconds, as on Discord
+MANAGE_GUILD = 1 << 5
+HEARTBEAT_ACK_DELAY = 0.05  # seconds
+# What the bot may do in the channel when invited with the usual permissions: View
+# Channel, Send Messages, Send Messages in Threads, Embed Links, Read Message History.
+BOT_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 38) | (1 << 14) | (1 << 16)
 
 BOT_USER = {
     "id": APP_ID,
@@ -61,6 +77,8 @@ BOT_USER = {
 class FakeUser:
     id: str
     name: str
+    permissions: int = 0  # resolved in the channel, as Discord sends them
+    roles: tuple[str, ...] = ()  # role ids
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -74,6 +92,16 @@ class FakeUser:
 
 ALICE = FakeUser("1500000000000000001", "Alice")
 BOB = FakeUser("1500000000000000002", "Bob")
+CAROL = FakeUser("1500000000000000005", "Carol", roles=(ADMIN_ROLE_ID,))  # admin by role
+OWEN = FakeUser("1500000000000000006", "Owen", permissions=MANAGE_GUILD)  # Manage Server
+ROLES = [
+    {"id": GUILD_ID, "name": "@everyone", "permissions": "0", "position": 0},
+    {"id": ADMIN_ROLE_ID, "name": ADMIN_ROLE_NAME, "permissions": "0", "position": 1},
+    {"id": "1700000000000000002", "name": "Quiz-Masters", "permissions": "0", "position": 2},
+]
+
+
+_OPTION_TYPES = {str: 3, int: 4, float: 10}  # Discord's option types
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -164,6 +192,10 @@ class FakeDiscord:
         self.calls: list[Call] = []
         self.callbacks: list[dict[str, Any]] = []  # every interaction callback body
         self.messages: dict[str, dict[str, Any]] = {}
+        self.posts: list[str] = []  # ids of channel messages, in order
+        self.edits: list[tuple[str, dict[str, Any]]] = []  # (id, message after the edit)
+        self.forbidden: set[str] = set()  # channels the bot cannot post in
+        self.app_permissions = BOT_PERMISSIONS
         self.commands: dict[str | None, list[dict[str, Any]]] = {}  # by guild (None: global)
         self.command_syncs = 0
         self.identifies = 0
@@ -196,9 +228,12 @@ class FakeDiscord:
         app.router.add_route(
             "*", f"{api}/webhooks/{{app}}/{{token}}/messages/{{message}}", self._webhook_message
         )
+        app.router.add_post(f"{api}/channels/{{channel}}/messages", self._post_message)
+        app.router.add_patch(f"{api}/channels/{{channel}}/messages/{{message}}", self._edit_message)
         app.router.add_route("*", f"{api}/{{tail:.*}}", self._unknown)
         app.router.add_post("/_test/interact", self._test_interact)
         app.router.add_get("/_test/state", self._test_state)
+        app.router.add_get("/_test/channel", self._test_channel)
         app.router.add_get("/_test/message/{id}", self._test_message)
         return app
 
@@ -230,6 +265,7 @@ class FakeDiscord:
             "DISCORD_TOKEN": self.token,
             "DISCORD_API_BASE_URL": self.api_base_url,
             "DISCORD_GATEWAY_URL": self.gateway_url,
+            "QUIZBOT_ADMIN_ROLE": ADMIN_ROLE_NAME,
         }
 
     def _snowflake(self) -> str:
@@ -276,6 +312,10 @@ class FakeDiscord:
                     continue
                 data = json.loads(msg.data)
                 if data["op"] == 1:  # heartbeat
+                    # Not instantly: discord.py notes the send time in its keep-alive thread
+                    # only after the send completes, and an ack that beats it reads as a
+                    # heartbeat interval of lag ("Can't keep up" warnings).
+                    await asyncio.sleep(HEARTBEAT_ACK_DELAY)
                     await ws.send_json({"op": 11, "d": None, "s": None, "t": None})
                 elif data["op"] == 2:  # identify
                     if data["d"].get("token") != self.token:
@@ -284,6 +324,7 @@ class FakeDiscord:
                     self.identifies += 1
                     self._sockets.add(ws)
                     await self._send(ws, "READY", self._ready())
+                    await self._send(ws, "GUILD_CREATE", self._guild())
                     self.connected.set()
                 elif data["op"] == 6:  # resume: not supported, start a new session
                     await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
@@ -297,12 +338,45 @@ class FakeDiscord:
         return {
             "v": 10,
             "user": BOT_USER,
-            "guilds": [],
+            "guilds": [{"id": GUILD_ID, "unavailable": True}],
             "session_id": secrets.token_hex(16),
             "resume_gateway_url": self.gateway_url,
             "application": {"id": APP_ID, "flags": 0},
             "private_channels": [],
             "relationships": [],
+        }
+
+    def _guild(self) -> dict[str, Any]:
+        return {
+            "id": GUILD_ID,
+            "name": "ML team",
+            "unavailable": False,
+            "owner_id": OWNER_ID,
+            "member_count": 4,
+            "preferred_locale": "en-US",
+            "features": [],
+            "roles": ROLES,
+            "emojis": [],
+            "stickers": [],
+            "channels": [self._channel()],
+            "threads": [],
+            "members": [],
+            "voice_states": [],
+            "presences": [],
+            "stage_instances": [],
+            "guild_scheduled_events": [],
+        }
+
+    def _channel(self) -> dict[str, Any]:
+        return {
+            "id": CHANNEL_ID,
+            "type": 0,
+            "name": "general",
+            "position": 0,
+            "guild_id": GUILD_ID,
+            "nsfw": False,
+            "parent_id": None,
+            "permission_overwrites": [],
         }
 
     async def _send(self, ws: web.WebSocketResponse, event: str, data: Any) -> None:
@@ -376,11 +450,14 @@ class FakeDiscord:
 
     # --- interactions -------------------------------------------------------------------
 
-    def create_message(self, data: dict[str, Any], flags: int = 0) -> dict[str, Any]:
+    def create_message(
+        self, data: dict[str, Any], flags: int = 0, channel_id: str = CHANNEL_ID, kind: int = 20
+    ) -> dict[str, Any]:
+        """A message of the bot: an interaction response (type 20) or a channel post (0)."""
         message = {
             "id": self._snowflake(),
-            "channel_id": CHANNEL_ID,
-            "type": 20,
+            "channel_id": channel_id,
+            "type": kind,
             "content": data.get("content") or "",
             "author": BOT_USER,
             "embeds": data.get("embeds") or [],
@@ -395,10 +472,50 @@ class FakeDiscord:
             "attachments": [],
             "pinned": False,
             "application_id": APP_ID,
-            "webhook_id": APP_ID,
         }
+        if kind == 20:
+            message["webhook_id"] = APP_ID
         self.messages[message["id"]] = message
         return message
+
+    # --- channel messages ---------------------------------------------------------------
+
+    async def _post_message(self, request: web.Request) -> web.Response:
+        data = await self._record(request)
+        if not self._authorized(request):
+            return _error(401, 0, "401: Unauthorized")
+        channel = request.match_info["channel"]
+        if channel in self.forbidden:
+            return _error(403, 50001, "Missing Access")
+        rejected = self._reject(message_problems(data), "channel message")
+        if rejected:
+            return rejected
+        message = self.create_message(data, data.get("flags", 0), channel, kind=0)
+        self.posts.append(message["id"])
+        return _json(message)
+
+    async def _edit_message(self, request: web.Request) -> web.Response:
+        data = await self._record(request)
+        if not self._authorized(request):
+            return _error(401, 0, "401: Unauthorized")
+        message = self.messages.get(request.match_info["message"])
+        # Ephemeral messages are not in the channel: only their interaction can edit them.
+        if (
+            message is None
+            or message["channel_id"] != request.match_info["channel"]
+            or message["flags"] & EPHEMERAL
+        ):
+            return _error(404, 10008, "Unknown Message")
+        rejected = self._reject(message_problems(data), "channel message edit")
+        if rejected:
+            return rejected
+        edited = self._edit(message["id"], data)
+        self.edits.append((edited["id"], json.loads(json.dumps(edited))))
+        return _json(edited)
+
+    def channel_posts(self) -> list[Outcome]:
+        """The channel's public posts as they are now, oldest first."""
+        return [Outcome("", 0, self.messages[i], new_message=True) for i in self.posts]
 
     def _edit(self, message_id: str, data: dict[str, Any]) -> dict[str, Any]:
         message = self.messages[message_id]
@@ -558,13 +675,14 @@ class FakeDiscord:
                 "member": {
                     "user": user.to_dict(),
                     "nick": None,
-                    "roles": [],
+                    "roles": list(user.roles),
                     "flags": 0,
                     "joined_at": "2024-01-01T00:00:00+00:00",
                     "deaf": False,
                     "mute": False,
-                    "permissions": "0",
+                    "permissions": str(user.permissions),
                 },
+                "app_permissions": str(self.app_permissions),
                 "context": 0,
             }
         else:
@@ -605,20 +723,38 @@ class FakeDiscord:
                     return command["id"]
         return self._snowflake()  # an unsynced command: Discord would not send it, but tests may
 
+    def _option(self, command: str, name: str, value: str | int | float) -> dict[str, Any]:
+        """An option as Discord sends it: with the type the synced command declares (so a
+        number typed by hand arrives as a number), else the value's own."""
+        declared = next(
+            (
+                option["type"]
+                for commands in self.commands.values()
+                for synced in commands
+                if synced["name"] == command
+                for option in synced.get("options", [])
+                if option["name"] == name
+            ),
+            _OPTION_TYPES[type(value)],
+        )
+        cast = {4: int, 10: float}.get(declared, str)
+        return {"name": name, "type": declared, "value": cast(value)}
+
     async def slash(
         self,
         name: str,
+        /,
         *,
         user: FakeUser = ALICE,
         locale: str = "en-US",
         guild: bool = True,
-        **options: str,
+        **options: str | int | float,
     ) -> Outcome:
         data = {
             "id": self.command_id(name),
             "name": name,
             "type": 1,
-            "options": [{"name": k, "type": 3, "value": v} for k, v in options.items()],
+            "options": [self._option(name, k, v) for k, v in options.items()],
         }
         if guild:
             data["guild_id"] = GUILD_ID
@@ -659,10 +795,15 @@ class FakeDiscord:
     async def _test_interact(self, request: web.Request) -> web.Response:
         """POST {"kind": "slash", "name": "quiz", "options": {...}} or {"kind": "click",
         "message_id": "...", "custom_id": "..."} or {"kind": "autocomplete", "name": ...,
-        "option": ..., "value": ...}; optional "user" (id), "user_name", "locale". Answers
-        the outcome."""
+        "option": ..., "value": ...}; optional "user" (id), "user_name", "locale",
+        "permissions" (an integer) and "roles" (role ids). Answers the outcome."""
         spec = await request.json()
-        user = FakeUser(str(spec.get("user", ALICE.id)), spec.get("user_name", ALICE.name))
+        user = FakeUser(
+            str(spec.get("user", ALICE.id)),
+            spec.get("user_name", ALICE.name),
+            int(spec.get("permissions") or 0),
+            tuple(spec.get("roles") or ()),
+        )
         locale = spec.get("locale", "en-US")
         try:
             if spec["kind"] == "slash":
@@ -685,6 +826,9 @@ class FakeDiscord:
     async def _test_message(self, request: web.Request) -> web.Response:
         message = self.messages.get(request.match_info["id"])
         return _json(message) if message else _error(404, 10008, "Unknown Message")
+
+    async def _test_channel(self, request: web.Request) -> web.Response:
+        return _json([self.messages[i] for i in self.posts if i in self.messages])
 
     async def _test_state(self, request: web.Request) -> web.Response:
         return _json(

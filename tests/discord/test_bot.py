@@ -323,6 +323,10 @@ async def test_commands_sync_only_when_they_change(
         "quiz-stats",
         "quiz-lang",
         "quiz-topics",
+        "quiz-daily",
+        "quiz-race",
+        "quiz-race-stop",
+        "quiz-competition",
     ]
     quiz = commands[0]
     assert quiz["description_localizations"] == {"hi": t("hi", "cmd_quiz")}

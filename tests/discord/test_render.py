@@ -3,22 +3,31 @@ language, extreme sizes and hostile text, all checked against Discord's limits."
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import discord
 import pytest
 
-from adapters.discord.render import Reply, render, safe
+from adapters.discord.render import Reply, render, render_channel, safe
 from bot import codec, i18n
 from bot.banks import Bank, Catalog, Question
 from bot.messages import t
 from bot.runs import LETTERS
 from bot.views import (
+    BarRow,
+    ChannelFeedback,
     ChoiceView,
+    DailyPostView,
+    DailyRevealView,
     Feedback,
     Leaderboard,
     LeaderRow,
     Notice,
     QuestionView,
     RaceLockedView,
+    RacePodiumView,
+    RaceQuestionView,
+    RaceRevealView,
     StatRow,
     Stats,
     Summary,
@@ -287,3 +296,146 @@ def test_other_views_fall_back_to_the_cores_plain_text() -> None:
     reply = render(RaceLockedView("en", choice, duplicate=False))
     assert reply.content and reply.embeds == () and reply.buttons == ()
     assert problems(reply) == []
+
+
+# --- channel play ---------------------------------------------------------------------------
+
+POST = "0123456789abcdef"
+REVEAL_AT = 1_793_000_000.0
+
+
+def channel_views(bank: Bank, question: Question, locale: str, names: tuple[str, ...] = ()) -> (
+    list[object]
+):  # fmt: skip
+    """Every channel-play view of one question, as the core would build them."""
+    choices = tuple(
+        ChoiceView(LETTERS[i], i18n.pick(text, locale), codec.DailyAction(POST, i).encode())
+        for i, text in enumerate(question.choices)
+    )
+    race_choices = tuple(
+        replace(c, action_id=codec.RaceAction(POST, 19, i).encode()) for i, c in enumerate(choices)
+    )
+    answer = choices[question.answer]
+    other = choices[(question.answer + 1) % len(choices)]
+    bars = tuple(BarRow(c.letter, c.text, 10**6, 100 // len(choices), c is answer) for c in choices)
+    title, prompt = i18n.pick(bank.title, locale), i18n.pick(question.prompt, locale)
+    explanation = i18n.pick(question.explanation, locale)
+    names = names or ("Asha", "Bo")
+    rows = tuple(LeaderRow(i, str(i), n, 10**6, 20, 20) for i, n in enumerate(names[:10], 1))
+    return [
+        DailyPostView(locale, POST, "2026-11-02", title, prompt, choices, 10**6, REVEAL_AT),
+        DailyRevealView(
+            locale,
+            "2026-11-02",
+            title,
+            prompt,
+            bars,
+            answer,
+            explanation,
+            question.references,
+            names,
+            10**6,
+        ),
+        ChannelFeedback(
+            locale, True, answer, answer, explanation, question.references, 30, 6, False
+        ),
+        ChannelFeedback(
+            locale, False, other, answer, explanation, question.references, 0, 1, False
+        ),
+        RaceQuestionView(locale, POST, title, 20, 20, prompt, race_choices, 120, REVEAL_AT),
+        RaceRevealView(locale, title, 20, 20, prompt, bars, answer, explanation, rows[:5]),
+        RacePodiumView(locale, title, rows, stopped=False),
+        RacePodiumView(locale, title, (), stopped=True),
+        Leaderboard(locale, "competition", None, rows, None, competition=title, final=True),
+    ]
+
+
+def test_every_channel_view_of_every_real_question_fits(catalog: Catalog) -> None:
+    for bank in catalog.banks:
+        for question in bank.questions:
+            for locale in i18n.LOCALES:
+                for view in channel_views(bank, question, locale):
+                    assert problems(render_channel(view)) == [], (bank.id, question.id, view)
+
+
+@pytest.mark.parametrize("locale", i18n.LOCALES)
+def test_channel_views_show_everything_in_the_channels_language(
+    catalog: Catalog, locale: str
+) -> None:
+    bank, question = longest_question(catalog, locale)
+    post, reveal, right, wrong, race, race_reveal, podium, stopped, final = (
+        render_channel(view) for view in channel_views(bank, question, locale)
+    )
+    title = safe(i18n.pick(bank.title, locale))
+    text = visible(post)
+    assert post.embeds[0].title == t(locale, "daily_heading", topic=title, day="2026-11-02")
+    assert safe(i18n.pick(question.prompt, locale)) in text
+    assert all(f"**{c}.** " in text for c in LETTERS[: len(question.choices)])
+    markup = f"<t:{int(REVEAL_AT)}:t> (<t:{int(REVEAL_AT)}:R>)"  # the reader's own time
+    assert t(locale, "daily_count", count=10**6, reveal=markup) in text
+    assert labels(post) == list(LETTERS[: len(question.choices)])
+    assert all(codec.decode(b.custom_id) for b in post.buttons)
+    explanation = safe(i18n.pick(question.explanation, locale))
+    assert explanation not in text  # not before the reveal
+
+    text = visible(reveal)
+    assert explanation in text and "✅" in text
+    assert t(locale, "winners", names="Asha, Bo") in text
+    assert t(locale, "answered_total", count=10**6) in text
+    assert reveal.buttons == ()
+
+    assert right.embeds[0].title == t(locale, "right")
+    assert t(locale, "daily_streak", streak=6) in visible(right)
+    assert wrong.embeds[0].title == t(locale, "wrong") and explanation in visible(wrong)
+
+    assert race.embeds[0].title == t(locale, "race_heading", topic=title, number=20, total=20,
+                                     seconds=120)  # fmt: skip
+    assert t(locale, "race_closes", when=f"<t:{int(REVEAL_AT)}:R>") in visible(race)
+    assert race.embeds[0].footer.text == t(locale, "race_hint")
+    assert race_reveal.embeds[0].fields[0].name == t(locale, "standings")
+    assert visible(podium).count("🥇") == 1 and t(locale, "no_winners") in visible(stopped)
+    assert final.embeds[0].title == t(locale, "competition_final", name=title)
+
+
+def test_channel_views_at_extreme_sizes_keep_their_closing_lines() -> None:
+    huge = Question(
+        id="huge",
+        prompt={"en": "P" * 5000},
+        choices=tuple({"en": letter * 1500} for letter in "VWXYZ"),
+        answer=2,
+        explanation={"en": "E" * 6000},
+        references=tuple(f"https://example.org/{'r' * 300}/{i}" for i in range(8)),
+    )
+    bank = Bank("huge", {"en": "T" * 400}, {"en": "D"}, (huge,))
+    names = tuple(f"{HOSTILE} {'N' * 500} {i}" for i in range(300))
+    replies = [render_channel(view) for view in channel_views(bank, huge, "en", names)]
+    for reply in replies:
+        assert problems(reply) == []
+    post, reveal, _, _, race, _, podium, _, final = replies
+    assert "answered so far" in visible(post) and "<t:" in visible(post)
+    assert "Closes <t:" in visible(race)
+    assert "answered." in visible(reveal) and "Got it right: " in visible(reveal)
+    assert labels(post) == ["A", "B", "C", "D", "E"]
+    assert len(podium.embeds[0].description.splitlines()) == 10
+    assert visible(final).count("**") == 20  # ten rows, each with its bold rank
+
+
+def test_channel_text_and_names_are_shown_literally_and_never_ping() -> None:
+    bank = Bank("evil", {"en": HOSTILE}, {"en": HOSTILE}, ())
+    question = Question(
+        "q", {"en": HOSTILE}, ({"en": HOSTILE}, {"en": "ok"}), 0, {"en": HOSTILE},
+        ("https://example.org/a_b_c",),
+    )  # fmt: skip
+    for view in channel_views(bank, question, "en", (HOSTILE,)):
+        reply = render_channel(view)
+        assert problems(reply) == []  # includes: no unescaped @everyone / @here
+        text = visible(reply)
+        assert "**bold**" not in text and "<@123456789012345678>" not in text
+
+
+def test_a_leaderboard_posted_in_a_channel_addresses_nobody() -> None:
+    you = LeaderRow(1, "7", "Asha", 30, 2, 3)
+    board = Leaderboard("en", "competition", None, (you,), you, competition="Cup")
+    assert render(board).embeds[0].footer.text == t("en", "leaderboard_you", rank=1, points=30)
+    assert render_channel(board).embeds[0].footer.text is None
+    assert render_channel(board).embeds[0].title == t("en", "competition_title", name="Cup")

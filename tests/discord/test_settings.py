@@ -114,7 +114,7 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
     assert await asyncio.to_thread(sync_command, argparse.Namespace()) == 0
     assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
     assert fake.command_syncs == 2  # forced, though unchanged
-    assert capsys.readouterr().out.count("Synced 5 slash commands to all servers.") == 2
+    assert capsys.readouterr().out.count("Synced 9 slash commands to all servers.") == 2
     store = await Store.open(db)
     try:
         async with running_bot(fake, Engine(catalog, store)):
@@ -126,3 +126,13 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
     assert await asyncio.to_thread(sync_command, argparse.Namespace()) == 1
     err = capsys.readouterr().err
     assert err.startswith("quizbot: Discord rejected DISCORD_TOKEN") and SECRET not in err
+
+
+def test_the_admin_role_is_a_role_name() -> None:
+    env = {"DISCORD_TOKEN": "x"}
+    assert Settings.from_environ(env).admin_role is None
+    assert Settings.from_environ({**env, "QUIZBOT_ADMIN_ROLE": " Quiz leads "}).admin_role == (
+        "Quiz leads"
+    )
+    [problem] = settings_problems({**env, "QUIZBOT_ADMIN_ROLE": "r" * 101})
+    assert problem.startswith("QUIZBOT_ADMIN_ROLE must be a role's name")

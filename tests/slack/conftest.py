@@ -26,7 +26,11 @@ USERS = {
     "U2": User("en-GB", "", "Grace Hopper"),  # no display name: the real name is used
     "UHI": User("hi-IN", "आशा"),
     "UBN": User("bn-IN", "অমিত"),
+    "UADMIN": User("en-US", "Boss", admin=True),  # a workspace admin, per users.info
+    "UOWNER": User("en-US", "Owner", owner=True),
+    "UENV": User("en-US", "Ops"),  # an admin through QUIZBOT_SLACK_ADMINS only
 }
+ENV_ADMINS = frozenset({"UENV"})
 
 
 @pytest.fixture
@@ -43,7 +47,11 @@ async def fake() -> AsyncIterator[FakeSlack]:
 async def start_http(engine: Engine, fake: FakeSlack) -> tuple[web.AppRunner, str]:
     """The real app in HTTP mode on a free port; returns its runner and events URL."""
     settings = SlackSettings(
-        bot_token="xoxb-test", signing_secret=SECRET, app_token="", api_url=fake.api_url
+        bot_token="xoxb-test",
+        signing_secret=SECRET,
+        app_token="",
+        api_url=fake.api_url,
+        admins=ENV_ADMINS,
     )
     runner = web.AppRunner(web_app(build_app(engine, settings)))
     await runner.setup()

@@ -2,9 +2,10 @@
 
 It serves what quizbot calls (the Web API methods ``auth.test``, ``users.info``,
 ``chat.*`` and ``apps.connections.open``), records every ``response_url`` post and
-Web API call, and offers a Socket Mode websocket. ``SlackDriver`` plays Slack's other
-half: it sends slash commands and button clicks to the app, signed the way Slack
-signs them, and returns the messages the app posts back.
+Web API call, keeps each channel message as ``chat.update`` leaves it, and offers a
+Socket Mode websocket. ``SlackDriver`` plays Slack's other half: it sends slash
+commands and button clicks to the app, signed the way Slack signs them, and returns
+the messages the app posts back.
 
 By hand, in three terminals (the same SLACK_SIGNING_SECRET in the last two):
 
@@ -13,6 +14,11 @@ By hand, in three terminals (the same SLACK_SIGNING_SECRET in the last two):
         SLACK_SIGNING_SECRET=s3cret quizbot run slack --http --port 3000
     SLACK_SIGNING_SECRET=s3cret python -m tests.slack.fake_slack play offloading \\
         --port 8900 --app http://127.0.0.1:3000/slack/events
+
+Channel play by hand: ``serve --admin U0ADMIN --user U0ADMIN=Boss --user U1=Ana``, then
+``send "daily on offloading 09:30 UTC" --user U0ADMIN`` (any /quiz text), ``posts`` (the
+channel's messages as last edited, with their buttons) and ``click 1 B --user U1``
+(button B of the first channel message), each with the same --port, --app and secret.
 """
 
 from __future__ import annotations
@@ -29,8 +35,8 @@ import os
 import re
 import sys
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol, TypeVar
 from urllib.parse import urlencode
 
@@ -55,13 +61,37 @@ class User:
     locale: str = "en-US"
     display_name: str = ""
     real_name: str = ""
+    admin: bool = False  # users.info's is_admin
+    owner: bool = False  # users.info's is_owner
+
+
+@dataclass(frozen=True)
+class ChannelPost:
+    """A message posted with chat.postMessage, as its last chat.update left it."""
+
+    channel: str
+    ts: str
+    text: str
+    blocks: list[dict[str, Any]]
+    edits: int = 0
+
+    @property
+    def ref(self) -> str:
+        return f"{self.channel}:{self.ts}"
+
+
+# A broadcast or mention Slack would act on: anything but the <!date^…> time markup.
+_PING = re.compile(r"<(?:!(?!date\^)|@|#)")
 
 
 def message_problems(message: Mapping[str, Any]) -> list[str]:
-    """Why a message would not be valid Block Kit for Slack (empty if it is)."""
+    """Why a message would not be valid Block Kit for Slack (empty if it is), or could
+    ping someone."""
     problems = []
     if not isinstance(message.get("text"), str) or not message["text"].strip():
         problems.append("no plain `text` fallback")
+    if _PING.search(json.dumps([message.get("text"), message.get("blocks")])):
+        problems.append("unescaped <!…>, <@…> or <#…> markup")
     blocks = message.get("blocks") or []
     if len(blocks) > MAX_BLOCKS:
         problems.append(f"{len(blocks)} blocks (max {MAX_BLOCKS})")
@@ -92,7 +122,9 @@ class FakeSlack:
     ):
         self.users: dict[str, User] = dict(users or {})
         self.anyone = anyone  # users.info's answer for users not in `users` (else not found)
+        self.absent: set[str] = set()  # channels the bot is not in: chat.* gets not_in_channel
         self.calls: list[Call] = []
+        self._posts: dict[str, ChannelPost] = {}  # by ref, in posting order
         self.socket_acks: list[dict[str, Any]] = []
         self.verbose = verbose
         self.url = ""
@@ -110,6 +142,7 @@ class FakeSlack:
         app.router.add_get("/socket", self._socket)
         app.router.add_get("/_response/{key}", self._wait_response)  # for `play`
         app.router.add_get("/_messages", self._messages)
+        app.router.add_get("/_channel", self._channel)
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
@@ -136,6 +169,10 @@ class FakeSlack:
     def messages(self) -> list[dict[str, Any]]:
         """Every message the app sent: response_url posts and chat.* calls."""
         return [c.body for c in self.calls if c.method in ("response_url", *CHAT_METHODS)]
+
+    def channel_posts(self, channel: str | None = None) -> list[ChannelPost]:
+        """Messages posted in channels (all, or one channel's), each as last edited."""
+        return [p for p in self._posts.values() if channel in (None, p.channel)]
 
     def responses(self, key: str) -> list[dict[str, Any]]:
         return [c.body for c in self.calls if c.method == "response_url" and c.key == key]
@@ -169,12 +206,16 @@ class FakeSlack:
             args.update(await request.json())
         else:
             args.update(await request.post())
-        await self._record(Call(method, args))
         token = request.headers.get("Authorization", "").removeprefix("Bearer ")
         wanted = "xapp-" if method == "apps.connections.open" else "xoxb-"
-        if not token.startswith(wanted):
-            return web.json_response({"ok": False, "error": "invalid_auth"})
-        return web.json_response(self._answer(method, args))
+        answer = (
+            self._answer(method, args)
+            if token.startswith(wanted)
+            else {"ok": False, "error": "invalid_auth"}
+        )
+        # Recorded after answering, so whoever waits on a call sees its effect too.
+        await self._record(Call(method, args))
+        return web.json_response(answer)
 
     def _answer(self, method: str, args: Mapping[str, Any]) -> dict[str, Any]:
         if method == "auth.test":
@@ -194,10 +235,28 @@ class FakeSlack:
                 return {"ok": False, "error": "user_not_found"}
             return {"ok": True, "user": self._user(str(args["user"]), user, args)}
         if method in CHAT_METHODS:
-            return {"ok": True, "channel": args.get("channel"), "ts": f"{next(self._ts)}.0001"}
+            return self._chat(method, args)
         if method == "apps.connections.open":
             return {"ok": True, "url": self.url.replace("http://", "ws://") + "/socket"}
         return {"ok": False, "error": "unknown_method"}
+
+    def _chat(self, method: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        channel = str(args.get("channel"))
+        if channel in self.absent:
+            return {"ok": False, "error": "not_in_channel"}
+        text, blocks = str(args.get("text", "")), list(args.get("blocks") or [])
+        if method == "chat.update":
+            ref = f"{channel}:{args.get('ts')}"
+            post = self._posts.get(ref)
+            if post is None:
+                return {"ok": False, "error": "message_not_found"}
+            self._posts[ref] = replace(post, text=text, blocks=blocks, edits=post.edits + 1)
+            return {"ok": True, "channel": channel, "ts": post.ts, "text": text}
+        ts = f"{next(self._ts)}.0001"
+        if method == "chat.postMessage":
+            post = ChannelPost(channel, ts, text, blocks)
+            self._posts[post.ref] = post
+        return {"ok": True, "channel": channel, "ts": ts}
 
     @staticmethod
     def _user(user_id: str, user: User, args: Mapping[str, Any]) -> dict[str, Any]:
@@ -205,6 +264,8 @@ class FakeSlack:
             "id": user_id,
             "name": user_id.lower(),
             "real_name": user.real_name,
+            "is_admin": user.admin,
+            "is_owner": user.owner,
             "profile": {"display_name": user.display_name, "real_name": user.real_name},
         }
         if str(args.get("include_locale")).lower() in ("1", "true"):
@@ -217,6 +278,9 @@ class FakeSlack:
 
     async def _messages(self, request: web.Request) -> web.Response:
         return web.json_response(self.messages())
+
+    async def _channel(self, request: web.Request) -> web.Response:
+        return web.json_response([asdict(p) for p in self.channel_posts()])
 
     async def _response(self, request: web.Request) -> web.Response:
         await self._record(Call("response_url", await request.json(), request.match_info["key"]))
@@ -291,6 +355,9 @@ class RemoteFake:
         found: list[dict[str, Any]] = await self._get("/_messages")
         return found
 
+    async def channel_posts(self) -> list[ChannelPost]:
+        return [ChannelPost(**post) for post in await self._get("/_channel")]
+
 
 @dataclass
 class SlackDriver:
@@ -324,7 +391,11 @@ class SlackDriver:
             "trigger_id": f"trigger.{key}",
         }
 
-    def click_payload(self, action_id: str, user: str, key: str) -> dict[str, Any]:
+    def click_payload(
+        self, action_id: str, user: str, key: str, message_ts: str | None = None
+    ) -> dict[str, Any]:
+        """A block_actions payload: a click on an ephemeral message (a personal quiz), or
+        with ``message_ts`` on that public channel message."""
         return {
             "type": "block_actions",
             "user": {
@@ -337,9 +408,9 @@ class SlackDriver:
             "token": "deprecated-verification-token",
             "container": {
                 "type": "message",
-                "message_ts": "1.0001",
+                "message_ts": message_ts or "1.0001",
                 "channel_id": self.channel,
-                "is_ephemeral": True,
+                "is_ephemeral": message_ts is None,
             },
             "trigger_id": f"trigger.{key}",
             "team": {"id": self.team, "domain": "fake"},
@@ -399,10 +470,14 @@ class SlackDriver:
             f"/quiz {text}".strip(), urlencode(self.command_fields(text, user, key)), key
         )
 
-    async def click(self, action_id: str, user: str = "U1") -> dict[str, Any]:
-        """Click a button; returns the message the app posts back."""
+    async def click(
+        self, action_id: str, user: str = "U1", message_ts: str | None = None
+    ) -> dict[str, Any]:
+        """Click a button (on the public message ``message_ts``, if given); returns the
+        message the app posts back."""
         key = self.new_key()
-        body = urlencode({"payload": json.dumps(self.click_payload(action_id, user, key))})
+        payload = self.click_payload(action_id, user, key, message_ts)
+        body = urlencode({"payload": json.dumps(payload)})
         return await self._exchange(f"click {action_id}", body, key)
 
 
@@ -439,8 +514,15 @@ def shown_text(message: Mapping[str, Any]) -> str:
 # --- standalone ----------------------------------------------------------------------------
 
 
+def _named_users(args: argparse.Namespace) -> dict[str, User]:
+    """``--user ID=Name`` and ``--admin ID`` as users.info answers."""
+    named = dict(pair.split("=", 1) for pair in args.user)
+    ids = dict.fromkeys([*named, *args.admin])
+    return {i: User(args.locale, named.get(i, i), admin=i in args.admin) for i in ids}
+
+
 async def _serve(args: argparse.Namespace) -> None:
-    fake = FakeSlack(anyone=User(args.locale, args.name), verbose=True)
+    fake = FakeSlack(_named_users(args), anyone=User(args.locale, args.name), verbose=True)
     await fake.start(args.port)
     print(f"fake Slack Web API at {fake.api_url} (Ctrl-C to stop)", flush=True)
     try:
@@ -449,9 +531,16 @@ async def _serve(args: argparse.Namespace) -> None:
         await fake.stop()
 
 
-async def _play(args: argparse.Namespace) -> int:
+def _remote(args: argparse.Namespace) -> tuple[RemoteFake, SlackDriver]:
+    """The running fake, and a driver whose response_url keys are unique across runs (the
+    fake keeps every earlier reply)."""
     fake = RemoteFake(f"http://127.0.0.1:{args.port}")
-    slack = SlackDriver(fake, args.app, args.secret)
+    keys = itertools.count(time.time_ns())
+    return fake, SlackDriver(fake, args.app, args.secret, channel=args.channel, _keys=keys)
+
+
+async def _play(args: argparse.Namespace) -> int:
+    fake, slack = _remote(args)
     letters = itertools.cycle(args.answers)
     message = await slack.command(args.topic, args.user)
     while True:
@@ -479,6 +568,36 @@ async def _play(args: argparse.Namespace) -> int:
     return 1 if invalid else 0
 
 
+def _print_posts(posts: Sequence[ChannelPost]) -> None:
+    for number, post in enumerate(posts, start=1):
+        edited = f", edited {post.edits}x" if post.edits else ""
+        labels = " ".join(buttons({"blocks": post.blocks}))
+        print(f"#{number} {post.ref}{edited}{' · buttons ' + labels if labels else ''}")
+        print(shown_text({"blocks": post.blocks}), "\n", flush=True)
+
+
+async def _one(args: argparse.Namespace) -> int:
+    """``send``, ``posts`` or ``click``: one step of channel play by hand."""
+    fake, slack = _remote(args)
+    if args.command == "posts":
+        _print_posts([p for p in await fake.channel_posts() if p.channel == args.channel])
+        return 0
+    if args.command == "send":
+        reply = await slack.command(args.text, args.user)
+    else:
+        posts = [p for p in await fake.channel_posts() if p.channel == args.channel]
+        post = posts[args.post - 1]
+        action = buttons({"blocks": post.blocks})[args.letter]
+        reply = await slack.click(action, args.user, message_ts=post.ts)
+    private = reply.get("response_type") == "ephemeral" and not reply.get("replace_original")
+    print(f"[{'private' if private else 'public'} reply to {args.user}]")
+    print(shown_text(reply))
+    invalid = message_problems(reply)
+    for problem in invalid:
+        print(f"  Block Kit problem: {problem}")
+    return 1 if invalid else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m tests.slack.fake_slack")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -486,13 +605,26 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8900)
     serve.add_argument("--locale", default="en-US", help="users.info locale, e.g. hi-IN")
     serve.add_argument("--name", default="Ada", help="users.info display name")
+    serve.add_argument("--user", action="append", default=[], metavar="ID=NAME",
+                       help="a user with their own display name (repeatable)")  # fmt: skip
+    serve.add_argument("--admin", action="append", default=[], metavar="ID",
+                       help="a workspace admin, per users.info (repeatable)")  # fmt: skip
     play = sub.add_parser("play", help="play a quiz against a running quizbot, as Slack would")
     play.add_argument("topic")
-    play.add_argument("--port", type=int, default=8900, help="port of the running fake")
-    play.add_argument("--app", default="http://127.0.0.1:3000/slack/events")
-    play.add_argument("--secret", default=os.environ.get("SLACK_SIGNING_SECRET", ""))
-    play.add_argument("--user", default="U0PLAYER")
     play.add_argument("--answers", default="ABCD", help="letters to click, in turn")
+    send = sub.add_parser("send", help="send one /quiz command and print the reply")
+    send.add_argument("text", help='the text after /quiz, e.g. "race offloading 2 10"')
+    posts = sub.add_parser("posts", help="print the channel's messages, as last edited")
+    click = sub.add_parser("click", help="click a button of a channel message")
+    click.add_argument("post", type=int, help="the message's number, as `posts` shows it")
+    click.add_argument("letter", help="the button's label, e.g. B")
+    for one in (play, send, posts, click):
+        one.add_argument("--port", type=int, default=8900, help="port of the running fake")
+        one.add_argument("--app", default="http://127.0.0.1:3000/slack/events")
+        one.add_argument("--secret", default=os.environ.get("SLACK_SIGNING_SECRET", ""))
+        one.add_argument("--channel", default="C1")
+    for one in (play, send, click):
+        one.add_argument("--user", default="U0PLAYER")
     args = parser.parse_args(argv)
     if args.command == "serve":
         with contextlib.suppress(KeyboardInterrupt):
@@ -500,7 +632,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.secret:
         parser.error("set SLACK_SIGNING_SECRET or pass --secret")
-    return asyncio.run(_play(args))
+    return asyncio.run(_play(args) if args.command == "play" else _one(args))
 
 
 if __name__ == "__main__":

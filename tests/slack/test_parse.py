@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.slack import parse
-from adapters.slack.parse import Invocation
+from adapters.slack.parse import CompetitionStart, DailyOn, Invocation, RaceStart, Usage
 
 
 @pytest.mark.parametrize(
@@ -24,9 +24,67 @@ from adapters.slack.parse import Invocation
         ("lang hi", Invocation(parse.LANG, tag="hi")),
         ("lang", Invocation(parse.LANG, tag="")),
         ("a &amp; b &lt;x&gt;", Invocation(parse.QUIZ, topic="a & b <x>")),
+        ("leaderboard competition", Invocation(parse.COMPETITION_STANDINGS)),
     ],
 )
 def test_invocation(text: str, expected: Invocation) -> None:
+    assert parse.invocation(text) == expected
+
+
+DAILY_USAGE, RACE_USAGE = Usage("daily_usage"), Usage("race_usage")
+COMPETITION_USAGE = Usage("competition_usage")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("daily on offloading 09:30 UTC", DailyOn("offloading", "09:30", "UTC")),
+        (
+            "Daily ON offloading,amp 9.30 Europe/Berlin 0.02",
+            DailyOn("offloading,amp", "9.30", "Europe/Berlin", 0.02),
+        ),
+        (
+            "daily on offloading, amp 09:30 Asia/Kolkata 2,5",
+            DailyOn("offloading, amp", "09:30", "Asia/Kolkata", 2.5),
+        ),
+        # The core names a bad time or timezone; the parser only finds their places.
+        ("daily on offloading 9h30 Mars/Olympus", DailyOn("offloading", "9h30", "Mars/Olympus")),
+        ("daily off", Invocation(parse.DAILY_OFF)),
+        ("daily status", Invocation(parse.DAILY_STATUS)),
+        ("daily", DAILY_USAGE),
+        ("daily on", DAILY_USAGE),
+        ("daily on offloading 09:30", DAILY_USAGE),
+        ("daily on offloading 09:30 UTC 0", DAILY_USAGE),
+        ("daily off now", DAILY_USAGE),
+        ("daily sometimes", DAILY_USAGE),
+        ("race offloading", RaceStart("offloading")),
+        ("race offloading 3", RaceStart("offloading", 3)),
+        ("race Mixed precision 3 15", RaceStart("Mixed precision", 3, 15)),
+        ("race 2020 5", RaceStart("2020", 5)),  # a topic is never taken for a number
+        ("race stop", Invocation(parse.RACE_STOP)),
+        ("race", RACE_USAGE),
+        (
+            'competition start "Q4 systems cup" until 2026-12-31',
+            CompetitionStart("Q4 systems cup", "2026-12-31"),
+        ),
+        (
+            "competition START “Q4 cup” UNTIL 2026-12-31 topics offloading, amp",
+            CompetitionStart("Q4 cup", "2026-12-31", "offloading, amp"),
+        ),
+        (
+            "competition start „Pokal“ until 2026-12-31 topic amp",
+            CompetitionStart("Pokal", "2026-12-31", "amp"),
+        ),
+        ("competition end", Invocation(parse.COMPETITION_END)),
+        ("competition standings", Invocation(parse.COMPETITION_STANDINGS)),
+        ("competition", COMPETITION_USAGE),
+        ("competition start Q4 cup until 2026-12-31", COMPETITION_USAGE),  # no quotes
+        ('competition start "  " until 2026-12-31', COMPETITION_USAGE),
+        ('competition start "Cup" 2026-12-31', COMPETITION_USAGE),
+        ('competition start "Cup" until', COMPETITION_USAGE),
+    ],
+)
+def test_channel_commands(text: str, expected: parse.Request) -> None:
     assert parse.invocation(text) == expected
 
 

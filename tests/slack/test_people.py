@@ -31,3 +31,11 @@ async def test_lookup_uses_users_info_once_and_falls_back(fake: FakeSlack) -> No
     assert await people.lookup("T1", "U404", "nobody") == Person("nobody", None)
     bad_token = People(AsyncWebClient(token="xapp-wrong", base_url=fake.api_url))
     assert await bad_token.lookup("T1", "U1", "ada") == Person("ada", None)
+
+
+async def test_admins_and_owners_come_from_users_info(fake: FakeSlack) -> None:
+    people = People(AsyncWebClient(token="xoxb-test", base_url=fake.api_url))
+    assert (await people.lookup("T1", "UADMIN", "boss")).is_admin
+    assert (await people.lookup("T1", "UOWNER", "owner")).is_admin
+    assert not (await people.lookup("T1", "U1", "ada")).is_admin
+    assert not (await people.lookup("T1", "U404", "nobody")).is_admin  # unknown: no rights

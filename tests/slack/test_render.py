@@ -4,6 +4,7 @@ locale, and the limits no library checks."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -14,12 +15,20 @@ from bot import codec, i18n
 from bot.banks import Bank, Catalog, Question
 from bot.runs import LETTERS
 from bot.views import (
+    BarRow,
+    ChannelFeedback,
     ChoiceView,
+    DailyPostView,
+    DailyRevealView,
     Feedback,
     Leaderboard,
     LeaderRow,
     Notice,
     QuestionView,
+    RaceLockedView,
+    RacePodiumView,
+    RaceQuestionView,
+    RaceRevealView,
     StatRow,
     Stats,
     Summary,
@@ -27,7 +36,10 @@ from bot.views import (
     TopicView,
 )
 
+from .fake_slack import message_problems
+
 RUN = "0123456789abcdef"
+REVEAL_AT = 1_793_615_400.0  # 2026-11-02 10:30 UTC
 
 
 def question_view(bank: Bank, question: Question, locale: str, number: int = 8) -> QuestionView:
@@ -81,7 +93,7 @@ def checked(view: object) -> dict[str, Any]:
         e["action_id"] for b in payload["blocks"] if b["type"] == "actions" for e in b["elements"]
     ]
     assert len(action_ids) == len(set(action_ids))
-    assert "<!" not in json.dumps(payload)
+    assert message_problems(payload) == []  # Block Kit, and no <!…>/<@…> but <!date^…>
     return payload
 
 
@@ -195,3 +207,134 @@ def test_every_other_view_type() -> None:
     assert "No answers yet" in body_text(checked(Stats("en", ())))
     with pytest.raises(TypeError):
         render(object())
+
+
+# --- channel play --------------------------------------------------------------------------
+
+
+def channel_choices(question: Question, locale: str, race: bool) -> tuple[ChoiceView, ...]:
+    def action(i: int) -> str:
+        return (codec.RaceAction(RUN, 19, i) if race else codec.DailyAction(RUN, i)).encode()
+
+    return tuple(
+        ChoiceView(LETTERS[i], i18n.pick(text, locale), action(i))
+        for i, text in enumerate(question.choices)
+    )
+
+
+def bars(choices: tuple[ChoiceView, ...], answer: int) -> tuple[BarRow, ...]:
+    return tuple(
+        BarRow(c.letter, c.text, 3 * i, 100 * i // 6, i == answer) for i, c in enumerate(choices)
+    )
+
+
+def standings(count: int, name: str = "Player") -> tuple[LeaderRow, ...]:
+    return tuple(LeaderRow(i, f"U{i}", f"{name} {i}", 100 - i, 5, 8) for i in range(1, count + 1))
+
+
+def channel_views(bank: Bank, question: Question, locale: str) -> list[object]:
+    """Every channel-play view of one question, as large as the core makes them."""
+    title = i18n.pick(bank.title, locale)
+    prompt = i18n.pick(question.prompt, locale)
+    explanation = i18n.pick(question.explanation, locale)
+    daily, race = channel_choices(question, locale, False), channel_choices(question, locale, True)
+    winners = tuple(f"Player {i}" for i in range(200))
+    daily_bars, race_bars = bars(daily, question.answer), bars(race, question.answer)
+    return [
+        DailyPostView(locale, RUN, "2026-11-02", title, prompt, daily, 42, REVEAL_AT),
+        DailyRevealView(
+            locale=locale,
+            day="2026-11-02",
+            topic_title=title,
+            prompt=prompt,
+            bars=daily_bars,
+            answer=daily[question.answer],
+            explanation=explanation,
+            references=question.references,
+            winners=winners,
+            answered=250,
+        ),
+        ChannelFeedback(
+            locale=locale,
+            correct=False,
+            chosen=daily[0],
+            answer=daily[question.answer],
+            explanation=explanation,
+            references=question.references,
+            points=0,
+            streak=3,
+            duplicate=False,
+        ),
+        RaceQuestionView(locale, RUN, title, 20, 20, prompt, race, 120, REVEAL_AT),
+        RaceLockedView(locale, race[1], False),
+        RaceRevealView(
+            locale=locale,
+            topic_title=title,
+            number=20,
+            total=20,
+            prompt=prompt,
+            bars=race_bars,
+            answer=race[question.answer],
+            explanation=explanation,
+            standings=standings(5),
+        ),
+        RacePodiumView(locale, title, standings(10), False),
+    ]
+
+
+@pytest.mark.parametrize("locale", i18n.LOCALES)
+def test_every_channel_view_of_every_bank_question(catalog: Catalog, locale: str) -> None:
+    for bank in catalog.banks:
+        for question in bank.questions:
+            for view in channel_views(bank, question, locale):
+                payload = checked(view)
+                body = body_text(payload)
+                if hasattr(view, "choices"):  # the public questions: choices in full, A-D
+                    for choice in view.choices:
+                        assert f"*{choice.letter}.* {escape(choice.text)}" in body
+                    assert [e["text"]["text"] for b in payload["blocks"] if b["type"] == "actions"
+                            for e in b["elements"]] == [c.letter for c in view.choices]  # fmt: skip
+                    # Public before the reveal: nothing says which choice is right.
+                    assert escape(i18n.pick(question.explanation, locale)) not in body
+                if hasattr(view, "bars"):
+                    assert escape(view.answer.text) in body and "█" in body
+
+
+def test_the_daily_post_shows_the_reveal_in_local_time() -> None:
+    choices = tuple(ChoiceView(L, f"Choice {L}", codec.DailyAction(RUN, i).encode())
+                    for i, L in enumerate("ABCD"))  # fmt: skip
+    view = DailyPostView("hi", RUN, "2026-11-02", "विषय", "Q?", choices, 3, REVEAL_AT)
+    payload = checked(view)
+    assert f"<!date^{int(REVEAL_AT)}^{{time}}|10:30 UTC>" in body_text(payload)
+    assert "अब तक 3 ने उत्तर दिया" in body_text(payload)
+    assert "10:30 UTC" in payload["text"] and "<!date" not in payload["text"]
+
+
+def test_names_in_channel_posts_are_escaped_and_bounded() -> None:
+    pinger = "<!channel> & <@U2>"
+    choices = (ChoiceView("A", "<!here>", codec.DailyAction(RUN, 0).encode()),)
+    names = (pinger, *(f"Player {i}" for i in range(5000)))
+    reveal_view = DailyRevealView(
+        "en", "2026-11-02", "T", "Q", bars(choices, 0), choices[0], "Why", (), names, 5001
+    )
+    reveal = checked(reveal_view)
+    body = body_text(reveal)
+    assert "Got it right: &lt;!channel&gt; &amp; &lt;@U2&gt;, Player 0" in body
+    assert re.search(r"Player \d+ … \+\d+$", body, re.M)  # the rest is counted, not listed
+    assert "&lt;!here&gt;" in body
+    rows = (LeaderRow(1, "U1", pinger, 30, 3, 3),)
+    podium = checked(RacePodiumView("en", "<b>", rows, stopped=True))
+    assert body_text(podium).startswith("🛑 Race stopped · <b>")  # plain_text header
+    assert "🥇 &lt;!channel&gt; &amp; &lt;@U2&gt; — 30 pts" in body_text(podium)
+    nobody = checked(RacePodiumView("bn", "বিষয়", (), stopped=False))
+    assert "🏆 রেস শেষ · বিষয়" in body_text(nobody) and "এবার কেউ" in body_text(nobody)
+
+
+def test_a_competitions_final_standings_have_no_you_line() -> None:
+    rows = standings(10, "<!everyone>")
+    final = checked(Leaderboard("en", "competition", None, rows, None, "Q4 & cup", final=True))
+    assert body_text(final).startswith("🏆 Q4 & cup · final standings")
+    assert "You" not in body_text(final)
+    running = checked(Leaderboard("en", "competition", None, rows, rows[2], "Q4 & cup"))
+    assert "🏆 Q4 & cup · standings" in body_text(running)
+    assert "You: #3 · 97 points" in body_text(running)

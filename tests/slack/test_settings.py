@@ -10,6 +10,7 @@ import yaml
 
 from adapters import cli
 from adapters.slack import configured, settings_problems
+from adapters.slack.settings import SlackSettings
 
 from ..conftest import REPO
 
@@ -59,6 +60,19 @@ def test_wrong_values_are_named_without_echoing_them() -> None:
     ) == ["--port 70000 is not a TCP port (0-65535)"]
 
 
+def test_extra_admins_are_member_ids() -> None:
+    env = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}
+    listed = {**env, "QUIZBOT_SLACK_ADMINS": " U0123ABCD, W0456EFGH ,,"}
+    assert SlackSettings.from_environ(listed, args()).admins == {"U0123ABCD", "W0456EFGH"}
+    assert settings_problems(listed, args()) == []
+    assert SlackSettings.from_environ(env, args()).admins == frozenset()
+    handles = {**env, "QUIZBOT_SLACK_ADMINS": "U0123ABCD,@alice"}
+    assert settings_problems(handles, args()) == [
+        "QUIZBOT_SLACK_ADMINS must list Slack member ids (like U0123ABCD), comma-separated,"
+        " not @alice: copy one from the member's profile → ⋮ → Copy member ID"
+    ]
+
+
 def test_quizbot_run_slack_prints_the_problems(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -75,6 +89,11 @@ def test_the_manifest_creates_the_app_in_one_paste() -> None:
     manifest = yaml.safe_load((REPO / "deploy/slack/manifest.yaml").read_text(encoding="utf-8"))
     (command,) = manifest["features"]["slash_commands"]
     assert command["command"] == "/quiz" and "leaderboard" in command["usage_hint"]
+    for word in ("daily on", "race", "competition start", "leaderboard [week|month|all|comp"):
+        assert word in command["usage_hint"]
+    # Slack's manifest schema: usage_hint ≤ 1000, description ≤ 2000, long_description 175-4000.
+    assert len(command["usage_hint"]) <= 1000 and len(command["description"]) <= 2000
+    assert 175 <= len(manifest["display_information"]["long_description"]) <= 4000
     assert manifest["oauth_config"]["scopes"]["bot"] == ["commands", "chat:write", "users:read"]
     assert manifest["settings"]["socket_mode_enabled"] is True
     assert manifest["settings"]["interactivity"]["is_enabled"] is True
