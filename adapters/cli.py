@@ -50,15 +50,15 @@ def _catalog(config: Config | None = None, report: bool = True) -> Catalog:
 async def _with_engine(db: str | None, work):  # type: ignore[no-untyped-def]
     config = _config()
     store = await Store.open(db or config.db)
-    metrics.RUNS_IN_PROGRESS.read = lambda: store.runs_in_progress
-    engine = Engine(
-        _catalog(config),
-        store,
-        default_locale=config.default_lang,
-        quiz_length=config.quiz_length,
-    )
-    engine.channel.reveal_hours = config.reveal_hours
-    try:
+    try:  # closing the store on every way out: its threads would keep the process alive
+        metrics.RUNS_IN_PROGRESS.read = lambda: store.runs_in_progress
+        engine = Engine(
+            _catalog(config),
+            store,
+            default_locale=config.default_lang,
+            quiz_length=config.quiz_length,
+        )
+        engine.channel.reveal_hours = config.reveal_hours
         return await work(engine)
     finally:
         await store.close()

@@ -15,6 +15,7 @@ from typing import Protocol
 
 from . import codec, i18n, metrics, scoring
 from .banks import Bank, Catalog, Question
+from .channel_messages import CHANNEL_CATALOG
 from .clock import Clock
 from .competition import Competition
 from .daily import (
@@ -76,6 +77,26 @@ class Caller:
 
 def _notice(locale: str, kind: str, **values: object) -> Notice:
     return Notice(locale, kind, t(locale, kind, **values))
+
+
+def _duration(seconds: int) -> str:
+    """A delay as hours and minutes, e.g. "8 h", "1 h 30 min", "2 min"."""
+    hours, minutes = divmod(round(seconds / 60), 60)
+    return (
+        " ".join(
+            part for part in (f"{hours} h" * bool(hours), f"{minutes} min" * bool(minutes)) if part
+        )
+        or "0 min"
+    )
+
+
+def _refusal(caller: Caller, kind: str, usage: str, **values: object) -> Notice:
+    """A bad argument: what is wrong, then the command's usage in the caller's platform's
+    own syntax (``discord_daily_usage`` on Discord, ``daily_usage`` elsewhere)."""
+    platform_usage = f"{caller.scope.platform}_{usage}"
+    usage_key = platform_usage if platform_usage in CHANNEL_CATALOG else usage
+    text = f"{t(caller.locale, kind, **values)}\n{t(caller.locale, usage_key)}"
+    return Notice(caller.locale, kind, text)
 
 
 def _choices(question: Question, seed: int, locale: str, action: Callable[[int], str]) -> (
@@ -163,21 +184,13 @@ class ChannelPlay:
         banks = [self.catalog.find(n) for n in names]
         unknown = [n for n, b in zip(names, banks, strict=True) if b is None]
         if not names or unknown:
-            usage = t(loc, "daily_usage")
-            return Notice(
-                loc,
-                "bad_topics",
-                f"{t(loc, 'bad_topics', topics=', '.join(unknown) or '—')}\n{usage}",
-            )
+            return _refusal(caller, "bad_topics", "daily_usage", topics=", ".join(unknown) or "—")
         when = parse_time(at)
         if when is None:
-            return Notice(
-                loc, "bad_time", f"{t(loc, 'bad_time', value=at)}\n{t(loc, 'daily_usage')}"
-            )
+            return _refusal(caller, "bad_time", "daily_usage", value=at)
         zone = parse_timezone(timezone)
         if zone is None:
-            text = f"{t(loc, 'bad_timezone', value=timezone)}\n{t(loc, 'daily_usage')}"
-            return Notice(loc, "bad_timezone", text)
+            return _refusal(caller, "bad_timezone", "daily_usage", value=timezone)
         hours = reveal_hours or self.reveal_hours
         reveal_after = round(3600 * hours) if hours else None
         schedule = DailySchedule(
@@ -199,7 +212,7 @@ class ChannelPlay:
         next_at = datetime.fromtimestamp(next_post_at(schedule, now), schedule.zone)
         on = t(
             locale, "daily_on", topics=titles, time=schedule.at.strftime("%H:%M"),
-            timezone=schedule.timezone, hours=round(schedule.reveal_after / 3600, 1),
+            timezone=schedule.timezone, delay=_duration(schedule.reveal_after),
         )  # fmt: skip
         return f"{on}\n{t(locale, 'daily_next', when=next_at.strftime('%Y-%m-%d %H:%M %Z'))}"
 
@@ -382,9 +395,7 @@ class ChannelPlay:
         loc = caller.locale
         bank = self.catalog.find(topic)
         if bank is None:
-            return Notice(
-                loc, "bad_topics", f"{t(loc, 'bad_topics', topics=topic)}\n{t(loc, 'race_usage')}"
-            )
+            return _refusal(caller, "bad_topics", "race_usage", topics=topic)
         publisher = self._publisher(caller.scope)
         if publisher is None:
             return _notice(loc, "try_again")
@@ -407,7 +418,9 @@ class ChannelPlay:
         )
         if not await self.store.create_race(race, now):
             return _notice(loc, "race_running")
-        await self._post_race_question(race, publisher)
+        if not await self._post_race_question(race, publisher):
+            await self.store.update_race(race.stopped(now))  # nobody could see it
+            return _notice(loc, "cannot_post")
         return _notice(loc, "race_started", total=count, seconds=seconds)
 
     def _race_question(self, race: Race) -> tuple[Bank, Question] | None:
@@ -419,10 +432,10 @@ class ChannelPlay:
             lambda c: codec.RaceAction(race.id, race.current, c).encode(),
         )  # fmt: skip
 
-    async def _post_race_question(self, race: Race, publisher: Publisher) -> None:
+    async def _post_race_question(self, race: Race, publisher: Publisher) -> bool:
         found = self._race_question(race)
         if found is None:
-            return
+            return False
         bank, question = found
         view = RaceQuestionView(
             locale=race.locale,
@@ -435,7 +448,7 @@ class ChannelPlay:
             seconds=race.seconds,
             closes_at=race.phase_until,
         )
-        await self._post(publisher, race.scope, view, "a race question")
+        return await self._post(publisher, race.scope, view, "a race question") is not None
 
     async def race_click(self, player: PlayerRef, action: codec.RaceAction, locale: str) -> (
         RaceLockedView | Notice
@@ -548,8 +561,7 @@ class ChannelPlay:
             end_day = None
         ends_at = end_day.timestamp() + 86400 if end_day else 0.0  # the end of that day, UTC
         if ends_at <= now or not name.strip():
-            text = f"{t(loc, 'competition_bad_date', value=until)}\n{t(loc, 'competition_usage')}"
-            return Notice(loc, "competition_bad_date", text)
+            return _refusal(caller, "competition_bad_date", "competition_usage", value=until)
         names = [n for n in (topics or "").split(",") if n.strip()]
         banks = [self.catalog.find(n) for n in names]
         unknown = [n for n, b in zip(names, banks, strict=True) if b is None]

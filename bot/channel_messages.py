@@ -155,9 +155,9 @@ CHANNEL_CATALOG: Mapping[str, Mapping[str, str]] = {
         "bn": "এই প্রশ্নটি বন্ধ হয়ে গেছে: ফলাফল চ্যানেলে আছে।",
     },
     "daily_on": {
-        "en": "Daily question on: {topics}, every day at {time} ({timezone}); results {hours} h later.",
-        "hi": "दैनिक प्रश्न चालू: {topics}, हर दिन {time} ({timezone}) पर; परिणाम {hours} घंटे बाद।",
-        "bn": "দৈনিক প্রশ্ন চালু: {topics}, প্রতিদিন {time} ({timezone})-এ; ফলাফল {hours} ঘণ্টা পরে।",
+        "en": "Daily question on: {topics}, every day at {time} ({timezone}); results {delay} later.",
+        "hi": "दैनिक प्रश्न चालू: {topics}, हर दिन {time} ({timezone}) पर; परिणाम {delay} बाद।",
+        "bn": "দৈনিক প্রশ্ন চালু: {topics}, প্রতিদিন {time} ({timezone})-এ; ফলাফল {delay} পরে।",
     },
     "daily_next": {
         "en": "Next question: {when}.",
@@ -175,9 +175,24 @@ CHANNEL_CATALOG: Mapping[str, Mapping[str, str]] = {
         "bn": "এই চ্যানেলে কোনো দৈনিক প্রশ্ন নেই।",
     },
     "daily_usage": {
-        "en": "Usage: /quiz daily on <topic,topic> <HH:MM> <timezone, e.g. Europe/Berlin> | off | status",
-        "hi": "उपयोग: /quiz daily on <विषय,विषय> <HH:MM> <टाइमज़ोन, जैसे Asia/Kolkata> | off | status",
-        "bn": "ব্যবহার: /quiz daily on <বিষয়,বিষয়> <HH:MM> <টাইমজোন, যেমন Asia/Dhaka> | off | status",
+        "en": "Usage: /quiz daily on <topic,topic> <HH:MM> <timezone, e.g. Europe/Berlin> [reveal-hours] | off | status",
+        "hi": "उपयोग: /quiz daily on <विषय,विषय> <HH:MM> <टाइमज़ोन, जैसे Asia/Kolkata> [reveal-hours] | off | status",
+        "bn": "ব্যবহার: /quiz daily on <বিষয়,বিষয়> <HH:MM> <টাইমজোন, যেমন Asia/Dhaka> [reveal-hours] | off | status",
+    },
+    "discord_daily_usage": {
+        "en": "Usage: /quiz-daily action:on topics:<topic,topic> time:<HH:MM> timezone:<e.g. Europe/Berlin> [reveal_hours], or action:off / action:status",
+        "hi": "उपयोग: /quiz-daily action:on topics:<विषय,विषय> time:<HH:MM> timezone:<जैसे Asia/Kolkata> [reveal_hours], या action:off / action:status",
+        "bn": "ব্যবহার: /quiz-daily action:on topics:<বিষয়,বিষয়> time:<HH:MM> timezone:<যেমন Asia/Dhaka> [reveal_hours], অথবা action:off / action:status",
+    },
+    "discord_race_usage": {
+        "en": "Usage: /quiz-race topic:<topic> [questions] [seconds]; /quiz-race-stop",
+        "hi": "उपयोग: /quiz-race topic:<विषय> [questions] [seconds]; /quiz-race-stop",
+        "bn": "ব্যবহার: /quiz-race topic:<বিষয়> [questions] [seconds]; /quiz-race-stop",
+    },
+    "discord_competition_usage": {
+        "en": "Usage: /quiz-competition action:start name:<name> until:<YYYY-MM-DD> [topics:a,b], or action:end / action:standings",
+        "hi": "उपयोग: /quiz-competition action:start name:<नाम> until:<YYYY-MM-DD> [topics:a,b], या action:end / action:standings",
+        "bn": "ব্যবহার: /quiz-competition action:start name:<নাম> until:<YYYY-MM-DD> [topics:a,b], অথবা action:end / action:standings",
     },
     "bad_time": {
         "en": "“{value}” is not a time of day like 09:30.",
@@ -235,15 +250,20 @@ CHANNEL_CATALOG: Mapping[str, Mapping[str, str]] = {
         "hi": "🛑 रेस रोकी गई · {topic}",
         "bn": "🛑 রেস থামানো হয়েছে · {topic}",
     },
+    "cannot_post": {
+        "en": "I cannot post in this channel: invite me to it (or let me send messages) and try again.",
+        "hi": "मैं इस चैनल में पोस्ट नहीं कर सकता: मुझे चैनल में जोड़ें (या संदेश भेजने दें) और फिर कोशिश करें।",
+        "bn": "আমি এই চ্যানেলে পোস্ট করতে পারছি না: আমাকে চ্যানেলে যোগ করুন (বা বার্তা পাঠাতে দিন) এবং আবার চেষ্টা করুন।",
+    },
     "race_running": {
         "en": "A race is already running in this channel.",
         "hi": "इस चैनल में पहले से एक रेस चल रही है।",
         "bn": "এই চ্যানেলে ইতিমধ্যে একটি রেস চলছে।",
     },
     "race_started": {
-        "en": "Race on: {total} questions, {seconds} seconds each.",
-        "hi": "रेस शुरू: {total} प्रश्न, हर एक {seconds} सेकंड।",
-        "bn": "রেস শুরু: {total}টি প্রশ্ন, প্রতিটি {seconds} সেকেন্ড।",
+        "en": "Race on! Questions: {total}, {seconds} seconds each.",
+        "hi": "रेस शुरू! प्रश्न: {total}, हर एक {seconds} सेकंड।",
+        "bn": "রেস শুরু! প্রশ্ন: {total}টি, প্রতিটি {seconds} সেকেন্ড।",
     },
     "race_none": {
         "en": "No race is running in this channel.",

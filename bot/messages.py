@@ -168,9 +168,9 @@ CATALOG: Mapping[str, Mapping[str, str]] = {
     # Discord: the help line and the slash commands' descriptions (at most 100 characters;
     # Discord shows them translated to Hindi clients, and has no Bengali client locale).
     "discord_usage": {
-        "en": "Start a quiz with /quiz <topic>. Also: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics.",
-        "hi": "क्विज़ शुरू करें: /quiz <विषय>। और भी: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics।",
-        "bn": "কুইজ শুরু করুন: /quiz <বিষয়>। আরও: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics।",
+        "en": "Start a quiz with /quiz <topic>. Also: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics; in a channel: /quiz-daily, /quiz-race, /quiz-race-stop, /quiz-competition.",
+        "hi": "क्विज़ शुरू करें: /quiz <विषय>। और भी: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics; चैनल में: /quiz-daily, /quiz-race, /quiz-race-stop, /quiz-competition।",
+        "bn": "কুইজ শুরু করুন: /quiz <বিষয়>। আরও: /quiz-leaderboard, /quiz-stats, /quiz-lang, /quiz-topics; চ্যানেলে: /quiz-daily, /quiz-race, /quiz-race-stop, /quiz-competition।",
     },
     "cmd_quiz": {
         "en": "Start a quiz on a topic (only you see it)",

@@ -144,7 +144,8 @@ def _leaderboard(view: Leaderboard) -> str:
         detail = t(view.locale, "leaderboard_row", points=row.points, correct=row.correct,
                    answered=row.answered)  # fmt: skip
         lines.append(f"{row.rank:>3}. {row.name} — {detail}")
-    lines.append(you_line(view))
+    if not view.final:  # final standings are posted to everyone: there is no "you"
+        lines.append(you_line(view))
     return "\n".join(lines)
 
 

@@ -57,7 +57,7 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
     engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
     starter = Caller(ANA, CHANNEL, "en")
     started = await engine.channel.race_start(starter, "offloading", 2, 20)
-    assert started.kind == "race_started" and "2 questions, 20 seconds each" in started.text
+    assert started.kind == "race_started" and "Questions: 2, 20 seconds each" in started.text
     again = await engine.channel.race_start(Caller(BO, CHANNEL, "en"), "amp", None, None)
     assert again.kind == "race_running"
 

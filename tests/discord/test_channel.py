@@ -110,7 +110,7 @@ async def test_a_daily_question_from_switching_it_on_to_the_reveal(
     bank = tiny(catalog)
     on = await daily_on(fake)
     assert on.ephemeral and on.callback_type == 4
-    assert "Tiny test bank, every day at 09:30 (Europe/Berlin); results 2.0 h later" in on.content
+    assert "Tiny test bank, every day at 09:30 (Europe/Berlin); results 2 h later" in on.content
     assert f"Next question: {DAY} 09:30 CET" in on.content
 
     clock.at = at("09:29")

@@ -83,7 +83,7 @@ async def test_a_daily_question_from_the_admin_command_to_its_reveal(
 ) -> None:
     on = private(await slack.command("daily on offloading 09:30 Europe/Berlin 2", ADMIN))
     assert f"Daily question on: {OFFLOADING}, every day at 09:30 (Europe/Berlin)" in on
-    assert "results 2.0 h later" in on and "Next question: 2026-11-02 09:30 CET." in on
+    assert "results 2 h later" in on and "Next question: 2026-11-02 09:30 CET." in on
     status = private(await slack.command("daily status", "U1"))  # anyone may ask
     assert "09:30 (Europe/Berlin)" in status
     await engine.channel.tick()
@@ -142,7 +142,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
     slack: SlackDriver, fake: FakeSlack, engine: Engine, clock: FakeClock, catalog: Catalog
 ) -> None:
     started = private(await slack.command("race offloading 2 10", "U1"))
-    assert started == "Race on: 2 questions, 10 seconds each."
+    assert started == "Race on! Questions: 2, 10 seconds each."
     (first,) = fake.channel_posts("C1")
     assert f"🏁 Race · {OFFLOADING} · question 1 of 2 · 10 s" in shown(first)
     assert "Answers are locked in privately" in shown(first)

@@ -48,7 +48,7 @@ async def test_socket_mode_serves_a_quiz(
         race_command = slack.command_fields("race tiny 1 5", "U1", "s3")
         envelope = await fake.send_envelope("slash_commands", race_command)
         await fake.wait_for(lambda: [a for a in fake.socket_acks if a["envelope_id"] == envelope])
-        assert "Race on: 1 questions" in shown_text(await fake.response("s3"))
+        assert "Race on! Questions: 1, " in shown_text(await fake.response("s3"))
         (race,) = await fake.wait_for(lambda: fake.channel_posts("C1") or None)
         assert "🏁 Race · Tiny test bank · question 1 of 1" in shown_text({"blocks": race.blocks})
     finally:

@@ -1,0 +1,1 @@
+"""quizbot's benchmarks: ``python -m bench`` runs them all (see bench/README.md)."""
