@@ -31,7 +31,7 @@ from .daily import (
 from .messages import t
 from .race import Race, clamp_settings
 from .refs import PlayerRef, ScopeRef
-from .runs import LETTERS
+from .runs import LETTERS, shuffled_order
 from .store import ALL_BANKS, ChannelResults, Store, StoreError, TotalRow
 from .views import (
     BarRow,
@@ -102,8 +102,7 @@ def _refusal(caller: Caller, kind: str, usage: str, **values: object) -> Notice:
 def _choices(question: Question, seed: int, locale: str, action: Callable[[int], str]) -> (
     tuple[ChoiceView, ...]
 ):  # fmt: skip
-    order = list(range(len(question.choices)))
-    random.Random(f"{seed}:{question.id}").shuffle(order)
+    order = shuffled_order(seed, question.id, len(question.choices))
     return tuple(
         ChoiceView(LETTERS[shown], i18n.pick(question.choices[choice], locale), action(choice))
         for shown, choice in enumerate(order)

@@ -4,13 +4,22 @@ from __future__ import annotations
 
 import random
 import secrets
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from functools import lru_cache
 
 from .banks import Bank, Question
 from .codec import AnswerAction
 from .refs import PlayerRef, ScopeRef
 
 LETTERS = "ABCDE"
+
+
+@lru_cache(maxsize=65536)
+def shuffled_order(seed: int, question_id: str, count: int) -> tuple[int, ...]:
+    """A reproducible shuffle of ``count`` choices for one seed and question."""
+    order = list(range(count))
+    random.Random(f"{seed}:{question_id}").shuffle(order)
+    return tuple(order)
 
 
 def new_run_id() -> str:
@@ -46,20 +55,18 @@ class Run:
 
     def choice_order(self, question: Question) -> tuple[int, ...]:
         """The run's shuffled order of a question's choices (bank indices), reproducible."""
-        order = list(range(len(question.choices)))
-        random.Random(f"{self.seed}:{question.id}").shuffle(order)
-        return tuple(order)
+        return shuffled_order(self.seed, question.id, len(question.choices))
 
     def letter_of(self, question: Question, choice: int) -> str:
         return LETTERS[self.choice_order(question).index(choice)]
 
     def after_answer(self, correct: bool, points: int) -> Run:
-        return replace(
-            self,
-            position=self.position + 1,
-            correct=self.correct + int(correct),
-            points=self.points + points,
-        )
+        # Positional, not dataclasses.replace: this runs twice per answer on the hot path.
+        return Run(
+            self.id, self.player, self.scope, self.bank_id, self.locale, self.seed,
+            self.question_ids, self.position + 1, self.correct + int(correct),
+            self.points + points, self.created_at,
+        )  # fmt: skip
 
 
 def plan_run(
