@@ -4,7 +4,10 @@ log the exceptions raised in handlers, so a swallowed crash must not pass."""
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterator
+import os
+import subprocess
+import sys
+from collections.abc import AsyncIterator, Iterator, Mapping
 from pathlib import Path
 
 import pytest
@@ -42,3 +45,18 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 @pytest.fixture
 async def engine(catalog: Catalog, store: Store) -> Engine:
     return Engine(catalog, store)
+
+
+def run_quizbot(
+    *args: str, stdin: str = "", env: Mapping[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """The ``quizbot`` command as a user runs it: a separate process."""
+    return subprocess.run(
+        [sys.executable, "-m", "adapters.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+        timeout=60,
+        check=False,
+    )

@@ -4,8 +4,6 @@ with its file, line and question id, and never takes the other banks down."""
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,7 +11,7 @@ import pytest
 from bot.banks import Catalog, default_directories, load_catalog, parse_bank
 from bot.i18n import LOCALES
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, run_quizbot
 
 TINY = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
 SHIPPED = ("offloading", "mixed-precision")
@@ -145,31 +143,20 @@ def test_a_broken_bank_does_not_take_the_others_down(tmp_path: Path) -> None:
     assert any("clash.yaml" in m and "already used" in m for m in messages)
 
 
-def run_cli(*args: str, stdin: str = "") -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adapters.cli", *args],
-        capture_output=True,
-        text=True,
-        input=stdin,
-        timeout=60,
-        check=False,
-    )
-
-
 def test_banks_check_command(tmp_path: Path) -> None:
-    ok = run_cli("banks", "check")
+    ok = run_quizbot("banks", "check")
     assert ok.returncode == 0, ok.stderr
     assert "2 bank(s) valid, 16 questions; 0 error(s)" in ok.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text(broken("    answer: 1", "    answer: 4"), encoding="utf-8")
-    failed = run_cli("banks", "check", str(bad))
+    failed = run_quizbot("banks", "check", str(bad))
     assert failed.returncode == 1
     line = line_of(bad.read_text(encoding="utf-8"), "answer: 4")
     assert f"{bad}:{line}: bank tiny: question tiny-two: answer 4 is out of range" in failed.stderr
 
 
 def test_export_json_shape() -> None:
-    result = run_cli("banks", "export", "--format", "json")
+    result = run_quizbot("banks", "export", "--format", "json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
     catalog: Catalog = load_catalog(default_directories({}))
@@ -183,5 +170,5 @@ def test_export_json_shape() -> None:
             assert q["choices"][q["answer"]] == dict(question.choices[question.answer])
             for text in (q["prompt"], q["explanation"], *q["choices"]):
                 assert set(text) == set(LOCALES) and all(text.values())
-    one = json.loads(run_cli("banks", "export", "amp").stdout)
+    one = json.loads(run_quizbot("banks", "export", "amp").stdout)
     assert [b["id"] for b in one["banks"]] == ["mixed-precision"]

@@ -2,26 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
-from .conftest import FIXTURES
+from .conftest import FIXTURES, run_quizbot
 
 
 def quizbot(*args: str, stdin: str, db: Path, lang: str = "C") -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "QUIZBOT_BANKS": str(FIXTURES), "LANG": lang}
-    return subprocess.run(
-        [sys.executable, "-m", "adapters.cli", *args, "--db", str(db)],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=60,
-        check=False,
-    )
+    env = {"QUIZBOT_BANKS": str(FIXTURES), "LANG": lang}
+    return run_quizbot(*args, "--db", str(db), stdin=stdin, env=env)
 
 
 def test_piped_answers_play_the_whole_quiz(tmp_path: Path) -> None:

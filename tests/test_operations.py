@@ -24,7 +24,7 @@ from bot.engine import Engine
 from bot.store import MIGRATIONS, Store, integrity_problems
 from bot.views import Feedback, Leaderboard, QuestionView
 
-from .conftest import FIXTURES, REPO
+from .conftest import FIXTURES, REPO, run_quizbot
 from .test_engine import ANA, TEAM, right_choice
 
 DEPLOY = REPO / "deploy"
@@ -153,36 +153,26 @@ def test_bank_reload_adds_new_banks_and_keeps_broken_ones(tmp_path: Path) -> Non
     assert any("answer 9 is out of range" in str(e) for e in reloaded.errors)
 
 
-def quizbot(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "adapters.cli", *args],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
-    )
-
-
 async def test_db_check_backup_and_a_corrupt_file(tmp_path: Path, engine: Engine) -> None:
     await engine.start_quiz(ANA, TEAM, "tiny", "en")
     good = Path(engine.store.path)
-    check = quizbot("db", "check", "--db", str(good))
+    check = run_quizbot("db", "check", "--db", str(good))
     assert check.returncode == 0 and check.stdout.strip() == f"{good}: ok"
     copy = tmp_path / "backup.db"
-    backup = quizbot("db", "backup", str(copy), "--db", str(good))
+    backup = run_quizbot("db", "backup", str(copy), "--db", str(good))
     assert backup.returncode == 0, backup.stderr
     assert integrity_problems(copy) == []
     with sqlite3.connect(copy) as db:
         assert db.execute("SELECT COUNT(*) FROM runs").fetchone() == (1,)
-    again = quizbot("db", "backup", str(copy), "--db", str(good))
+    again = run_quizbot("db", "backup", str(copy), "--db", str(good))
     assert again.returncode == 1 and "exists already" in again.stderr
 
     corrupt = tmp_path / "corrupt.db"
     corrupt.write_bytes(b"SQLite format 3\x00" + b"\xff" * 4000)
-    bad = quizbot("db", "check", "--db", str(corrupt))
+    bad = run_quizbot("db", "check", "--db", str(corrupt))
     assert bad.returncode == 1
     assert bad.stderr.startswith(f"quizbot: {corrupt}:") and "Traceback" not in bad.stderr
-    opened = quizbot("leaderboard", "--db", str(corrupt))
+    opened = run_quizbot("leaderboard", "--db", str(corrupt))
     assert opened.returncode == 1 and "Traceback" not in opened.stderr
     assert "cannot open the database" in opened.stderr
 
