@@ -36,6 +36,12 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 ALL_BANKS = "*"
 MAX_BATCH = 512
+BUSY_TIMEOUT_MS = 5000
+# The writer checkpoints only past this many WAL pages (a safety net); normally the
+# reader's passive checkpoints, every CHECKPOINT_EVERY seconds, keep the WAL short
+# without ever stalling a commit.
+WRITER_AUTOCHECKPOINT = 20_000
+CHECKPOINT_EVERY = 5.0
 CACHED_RUNS = 50_000
 CACHED_PLAYERS = 50_000
 
@@ -328,19 +334,26 @@ class Store:
         self._locales: _Lru[tuple[str, str], tuple[str | None]] = _Lru(CACHED_PLAYERS)
         self._queue: asyncio.Queue[tuple[_Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="quizbot-store-writer")
+        self._checkpoints = asyncio.create_task(self._checkpoint_loop(), name="quizbot-wal")
 
     @classmethod
-    async def open(cls, path: str | Path, max_batch: int = MAX_BATCH) -> Store:
+    async def open(
+        cls, path: str | Path, max_batch: int = MAX_BATCH, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    ) -> Store:
         """Open (creating and migrating) the database. ``max_batch=1`` turns group commit
-        off: one transaction per write (the benchmarks' baseline)."""
+        off: one transaction per write (the benchmarks' baseline). A write that finds the
+        database locked by another process waits ``busy_timeout_ms``, then fails."""
         path = str(path)
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
+        try:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot create the directory for {path}: {exc}") from exc
         writer = _WriterThread()
         reader: aiosqlite.Connection | None = None
         try:
-            await writer.call(_open_writer, path)
+            await writer.call(_open_writer, path, busy_timeout_ms)
             reader = await aiosqlite.connect(path, isolation_level=None)
-            await reader.execute("PRAGMA busy_timeout=5000")
+            await reader.execute(f"PRAGMA busy_timeout={busy_timeout_ms}")
         except (sqlite3.Error, StoreError) as exc:
             if reader is not None:
                 await reader.close()
@@ -356,11 +369,22 @@ class Store:
         return store
 
     async def close(self) -> None:
-        self._task.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await self._task
+        for task in (self._task, self._checkpoints):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         await self._reader.close()
         await self._writer.close()
+
+    async def _checkpoint_loop(self) -> None:
+        """Passive checkpoints from the reader's connection: they copy what they can
+        from the WAL into the database and never wait for, or block, the writer."""
+        while True:
+            await asyncio.sleep(CHECKPOINT_EVERY)
+            try:
+                await self._fetchall("PRAGMA wal_checkpoint(PASSIVE)", ())
+            except StoreError as exc:
+                log.warning("WAL checkpoint skipped: %s", exc)
 
     # --- writing -------------------------------------------------------------------
 
@@ -1151,12 +1175,13 @@ class _WriterThread:
         self._executor.shutdown(wait=True)
 
 
-def _open_writer(writer: _WriterThread, path: str) -> None:
+def _open_writer(writer: _WriterThread, path: str, busy_timeout_ms: int) -> None:
     db = sqlite3.connect(path, isolation_level=None)
     writer.connection = db
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=FULL")  # an acknowledged answer survives power loss too
-    db.execute("PRAGMA busy_timeout=5000")
+    db.execute(f"PRAGMA busy_timeout={int(busy_timeout_ms)}")
+    db.execute(f"PRAGMA wal_autocheckpoint={WRITER_AUTOCHECKPOINT}")
     db.execute("PRAGMA foreign_keys=ON")
     _migrate(db)
 

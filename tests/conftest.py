@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -60,3 +61,22 @@ def run_quizbot(
         timeout=60,
         check=False,
     )
+
+
+@pytest.fixture
+def immutable() -> Iterator[list[Path]]:
+    """Files made read-only even for root (chattr +i), made writable again after."""
+    if shutil.which("chattr") is None:
+        pytest.skip("chattr is not installed")
+    paths: list[Path] = []
+    yield paths
+    for path in paths:
+        subprocess.run(["chattr", "-i", str(path)], check=False)
+
+
+def make_immutable(paths: list[Path], *files: Path) -> None:
+    """chattr +i, even root cannot write them; skips where the filesystem cannot."""
+    for path in files:
+        if subprocess.run(["chattr", "+i", str(path)], check=False).returncode != 0:
+            pytest.skip("this filesystem cannot make files immutable")
+        paths.append(path)

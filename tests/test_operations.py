@@ -4,14 +4,11 @@ database check, backup and migration, and deploy files that match the code."""
 from __future__ import annotations
 
 import json
-import shutil
 import sqlite3
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 import yaml
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -24,7 +21,7 @@ from bot.engine import Engine
 from bot.store import MIGRATIONS, Store, integrity_problems
 from bot.views import Feedback, Leaderboard, QuestionView
 
-from .conftest import FIXTURES, REPO, run_quizbot
+from .conftest import FIXTURES, REPO, make_immutable, run_quizbot
 from .test_engine import ANA, TEAM, right_choice
 
 DEPLOY = REPO / "deploy"
@@ -57,17 +54,6 @@ async def test_metrics_move_when_answers_are_recorded(engine: Engine) -> None:
         await client.close()
 
 
-@pytest.fixture
-def immutable() -> Iterator[list[Path]]:
-    """Files made read-only even for root (chattr +i), made writable again after."""
-    if shutil.which("chattr") is None:
-        pytest.skip("chattr is not installed")
-    paths: list[Path] = []
-    yield paths
-    for path in paths:
-        subprocess.run(["chattr", "-i", str(path)], check=False)
-
-
 async def test_healthz_follows_the_database_and_platforms(
     engine: Engine, immutable: list[Path]
 ) -> None:
@@ -86,10 +72,7 @@ async def test_healthz_follows_the_database_and_platforms(
 
         db = Path(engine.store.path)
         # Not the -shm file: SQLite maps it into memory, and writes there would fault.
-        for path in (db, db.with_name(db.name + "-wal")):
-            if subprocess.run(["chattr", "+i", str(path)], check=False).returncode != 0:
-                pytest.skip("this filesystem cannot make files immutable")
-            immutable.append(path)
+        make_immutable(immutable, db, db.with_name(db.name + "-wal"))
         response = await client.get("/healthz")
         assert response.status == 503
         state = json.loads(await response.text())
