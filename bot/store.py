@@ -330,6 +330,7 @@ class Store:
         self._reader = reader
         self._ledger = _Ledger()
         self.runs_in_progress = 0  # for the metrics; counted at open, then kept up to date
+        self.transactions = 0  # committed write transactions (group commit makes it small)
         self._runs: _Lru[str, Run] = _Lru(CACHED_RUNS)
         self._locales: _Lru[tuple[str, str], tuple[str | None]] = _Lru(CACHED_PLAYERS)
         self._queue: asyncio.Queue[tuple[_Work, asyncio.Future[Any]]] = asyncio.Queue()
@@ -417,6 +418,7 @@ class Store:
             if not future.done():
                 future.set_exception(failure if isinstance(exc, sqlite3.Error) else exc)
             return
+        self.transactions += 1
         for (_, future), result in zip(batch, results, strict=True):
             if not future.done():
                 future.set_result(result)

@@ -106,9 +106,11 @@ async def test_group_commit_batches_and_keeps_order(store: Store) -> None:
 
         return await store._write(work)
 
+    before = store.transactions
     results = await asyncio.gather(*(write(i) for i in range(100)))
     assert results == list(range(100))
     assert seen == list(range(100))  # committed in arrival order
+    assert store.transactions - before < 10  # together, not one transaction each
     assert await store.setting("k99") == "99"
 
 
