@@ -133,7 +133,7 @@ def _run_terminal(args: argparse.Namespace) -> int:
     catalog = _catalog()
     topic = args.topic
     if not topic:
-        print(render(topic_list(catalog, i18n.choose(os.environ.get("LANG")))))
+        print(render(topic_list(catalog, i18n.choose(os.environ.get("LANG")), None, "terminal")))
         first = catalog.banks[0].id if catalog.banks else ""
         topic = first
         if sys.stdin.isatty():

@@ -13,7 +13,7 @@ from .banks import Bank, Catalog
 from .channel import ChannelPlay
 from .clock import Clock, SystemClock, period_key
 from .health import Health
-from .messages import t
+from .messages import CATALOG, t
 from .refs import PlayerRef, ScopeRef
 from .runs import LETTERS, Run, check_answer, new_run_id, plan_run
 from .store import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
@@ -83,8 +83,10 @@ class Engine:
 
     # --- topics ----------------------------------------------------------------------
 
-    def topics(self, locale: str, unknown: str | None = None) -> TopicList:
-        return topic_list(self.catalog, locale, unknown)
+    def topics(
+        self, locale: str, unknown: str | None = None, platform: str | None = None
+    ) -> TopicList:
+        return topic_list(self.catalog, locale, unknown, platform)
 
     # --- personal quiz -----------------------------------------------------------------
 
@@ -101,7 +103,7 @@ class Engine:
         unfinished run of that bank instead, if there is one."""
         bank = self.catalog.find(topic)
         if bank is None:
-            return self.topics(locale, unknown=topic)
+            return self.topics(locale, unknown=topic, platform=player.platform)
         open_id = await self.store.open_run_id(player, scope, bank.id) if resume else None
         previous = await self.store.load_run(open_id) if open_id else None
         if previous is not None:
@@ -258,7 +260,7 @@ class Engine:
     ) -> Leaderboard | TopicList:
         bank = self.catalog.find(topic) if topic else None
         if topic and bank is None:
-            return self.topics(locale, unknown=topic)
+            return self.topics(locale, unknown=topic, platform=player.platform)
         if period not in PERIODS:
             period = "all"
         standing = await self.store.standing(
@@ -293,11 +295,21 @@ def _topic(bank: Bank, locale: str) -> TopicView:
     )
 
 
-def topic_list(catalog: Catalog, locale: str, unknown: str | None = None) -> TopicList:
-    """Every topic; for an unknown one asked for, also the closest match."""
+def topic_list(
+    catalog: Catalog, locale: str, unknown: str | None = None, platform: str | None = None
+) -> TopicList:
+    """Every topic; for an unknown one asked for, also the closest match. The usage line
+    is the platform's own (``terminal_usage``, ``discord_usage``) where there is one."""
     near = catalog.closest(unknown) if unknown is not None else None
     suggestion = _topic(near, locale) if near else None
-    return TopicList(locale, tuple(_topic(b, locale) for b in catalog.banks), unknown, suggestion)
+    usage = f"{platform}_usage"
+    return TopicList(
+        locale,
+        tuple(_topic(b, locale) for b in catalog.banks),
+        unknown,
+        suggestion,
+        usage if usage in CATALOG else "usage",
+    )
 
 
 def _leader_row(row: TotalRow) -> LeaderRow:

@@ -107,6 +107,11 @@ CATALOG: Mapping[str, Mapping[str, str]] = {
         "bn": "কুইজ শুরু করুন: /quiz <বিষয়>। আরও: /quiz leaderboard [week|month|all] [বিষয়], "
         "/quiz stats, /quiz lang en|hi|bn, /quiz topics।",
     },
+    "terminal_usage": {
+        "en": "Play with: quizbot play <topic> [--lang en|hi|bn] [--questions N]. Also: quizbot leaderboard [--bank <topic>].",
+        "hi": "खेलें: quizbot play <विषय> [--lang en|hi|bn] [--questions N]। और भी: quizbot leaderboard [--bank <विषय>]।",
+        "bn": "খেলুন: quizbot play <বিষয়> [--lang en|hi|bn] [--questions N]। আরও: quizbot leaderboard [--bank <বিষয়>]।",
+    },
     "leaderboard_title": {
         "en": "Leaderboard · {period}",
         "hi": "लीडरबोर्ड · {period}",

@@ -117,7 +117,7 @@ def _topics(view: TopicList) -> str:
     for topic in view.topics:
         count = t(view.locale, "topic_line", questions=topic.questions)
         lines.append(f"  {topic.id} — {topic.title} ({count}): {topic.description}")
-    lines += ["", t(view.locale, "usage")]
+    lines += ["", t(view.locale, view.usage_key)]
     return "\n".join(lines)
 
 

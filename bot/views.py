@@ -78,6 +78,7 @@ class TopicList:
     topics: tuple[TopicView, ...]
     unknown: str | None = None  # the topic asked for, when it did not match
     suggestion: TopicView | None = None
+    usage_key: str = "usage"  # the usage line in the asking platform's own syntax
 
 
 @dataclass(frozen=True)
