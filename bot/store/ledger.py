@@ -1,0 +1,211 @@
+"""What the writer thread does with answers: set-wise answer writes and the maintained
+leaderboard totals."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from typing import TypeVar
+
+from ..clock import period_keys
+from ..refs import PlayerRef, ScopeRef
+from .rows import ALL_BANKS, AnswerRecord, Recorded
+
+T = TypeVar("T")
+
+_TOTALS_UPSERT = """
+    INSERT INTO totals (board_id, player_id, points, correct, answered, reached_at)
+    VALUES (?, ?, ?, ?, ?, ?)
+    ON CONFLICT (board_id, player_id) DO UPDATE SET
+        points = points + excluded.points,
+        correct = correct + excluded.correct,
+        answered = answered + excluded.answered,
+        reached_at = CASE WHEN excluded.points > 0 THEN excluded.reached_at ELSE reached_at END
+"""
+
+
+class Ledger:
+    """Adds answers to the maintained totals. Its caches (board ids, running
+    competitions) belong to the writer thread and are cleared when a batch rolls back."""
+
+    def __init__(self) -> None:
+        self._boards: dict[tuple[str, str, str, str], int] = {}
+        self._competitions: dict[tuple[str, str], list[tuple[int, float, float, set[str]]]] = {}
+
+    def clear(self) -> None:
+        self._boards.clear()
+        self._competitions.clear()
+
+    def forget_competitions(self) -> None:
+        self._competitions.clear()
+
+    def board(self, db: sqlite3.Connection, key: tuple[str, str, str, str]) -> int:
+        board_id = self._boards.get(key)
+        if board_id is None:
+            db.execute("INSERT INTO boards VALUES (NULL, ?, ?, ?, ?) ON CONFLICT DO NOTHING", key)
+            (board_id,) = db.execute(
+                "SELECT board_id FROM boards WHERE platform = ? AND workspace_id = ?"
+                " AND bank_id = ? AND period = ?",
+                key,
+            ).fetchone()
+            self._boards[key] = board_id
+        return board_id
+
+    def _running(
+        self, db: sqlite3.Connection, scope: ScopeRef
+    ) -> list[tuple[int, float, float, set[str]]]:
+        key = (scope.platform, scope.workspace_id)
+        if key not in self._competitions:
+            rows = db.execute(
+                "SELECT competition_id, starts_at, ends_at, topics FROM competitions"
+                " WHERE platform = ? AND workspace_id = ? AND ended_at IS NULL",
+                key,
+            ).fetchall()
+            self._competitions[key] = [(c, s, e, set(json.loads(t))) for c, s, e, t in rows]
+        return self._competitions[key]
+
+    def credit(
+        self,
+        db: sqlite3.Connection,
+        player: PlayerRef,
+        scope: ScopeRef,
+        bank_id: str,
+        points: int,
+        correct: bool,
+        at: float,
+    ) -> None:
+        self.credit_many(db, [(player, scope, bank_id, points, correct, at)])
+
+    def credit_many(
+        self,
+        db: sqlite3.Connection,
+        answers: list[tuple[PlayerRef, ScopeRef, str, int, bool, float]],
+    ) -> None:
+        """Add answers to their topic and to all topics, in every period they fall in and
+        in each running competition whose window and topics they fit; answers to the same
+        leaderboard row are summed first, so each row is written once."""
+        rows: dict[tuple[int, str], list[float]] = {}
+        for player, scope, bank_id, points, correct, at in answers:
+            periods = [
+                *period_keys(at),
+                *(
+                    f"competition:{cid}"
+                    for cid, starts, ends, topics in self._running(db, scope)
+                    if starts <= at < ends and (not topics or bank_id in topics)
+                ),
+            ]
+            for bank in (bank_id, ALL_BANKS):
+                for period in periods:
+                    board = self.board(db, (scope.platform, scope.workspace_id, bank, period))
+                    row = rows.setdefault((board, player.id), [0, 0, 0, 0.0])
+                    row[0] += points
+                    row[1] += int(correct)
+                    row[2] += 1
+                    if points > 0:
+                        row[3] = max(row[3], at)
+        db.executemany(
+            _TOTALS_UPSERT, [(board, pid, *values) for (board, pid), values in rows.items()]
+        )
+
+
+def upsert_player(db: sqlite3.Connection, player: PlayerRef) -> None:
+    db.execute(
+        "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)"
+        " ON CONFLICT (platform, player_id) DO UPDATE SET"
+        " name = CASE WHEN excluded.name != '' THEN excluded.name ELSE name END",
+        (player.platform, player.id, player.name),
+    )
+
+
+@dataclass(frozen=True)
+class AnswerWork:
+    """A queued answer: the writer merges consecutive ones into one set-wise write."""
+
+    record: AnswerRecord
+    ledger: Ledger
+
+    def __call__(self, db: sqlite3.Connection) -> Recorded:
+        return record_answers(db, self.ledger, [self.record])[0]
+
+
+def _chunks(items: list[T], size: int = 300) -> list[list[T]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def record_answers(
+    db: sqlite3.Connection, ledger: Ledger, records: list[AnswerRecord]
+) -> list[Recorded]:
+    """Write answers set-wise: duplicates (the same run position, already on disk or
+    earlier in this set) change nothing; only a player's first attempt at a question
+    scores; totals and run progress follow."""
+    results: list[Recorded | None] = [None] * len(records)
+    first: dict[tuple[str, int], int] = {}
+    repeats: dict[int, int] = {}
+    for i, record in enumerate(records):
+        key = (record.run.id, record.run.position)
+        if key in first:
+            repeats[i] = first[key]
+        else:
+            first[key] = i
+    run_ids = list({run_id for run_id, _ in first})
+    for chunk in _chunks(run_ids):  # by the primary key's first column: an index lookup
+        rows = db.execute(
+            "SELECT run_id, position, choice, correct, points FROM answers"
+            f" WHERE run_id IN ({','.join('?' * len(chunk))})",
+            chunk,
+        ).fetchall()
+        for run_id, position, choice, correct, points in rows:
+            if (run_id, position) in first:
+                results[first[(run_id, position)]] = Recorded(
+                    points, points == 0, True, choice, bool(correct)
+                )
+    fresh = [i for i in first.values() if results[i] is None]
+
+    def attempt(record: AnswerRecord) -> tuple[str, str, str, str, str]:
+        run = record.run
+        return (run.player.platform, run.scope.workspace_id, run.player.id, run.bank_id,
+                record.question_id)  # fmt: skip
+
+    wanted = {attempt(records[i]) for i in fresh}
+    players: dict[tuple[str, str], set[str]] = {}
+    for platform, workspace, player, _, _ in wanted:
+        players.setdefault((platform, workspace), set()).add(player)
+    tried: set[tuple[str, str, str, str, str]] = set()
+    for (platform, workspace), ids in players.items():
+        for chunk in _chunks(sorted(ids)):  # by the primary key's prefix
+            rows = db.execute(
+                "SELECT * FROM attempts WHERE platform = ? AND workspace_id = ?"
+                f" AND player_id IN ({','.join('?' * len(chunk))})",
+                [platform, workspace, *chunk],
+            ).fetchall()
+            tried.update(row for row in rows if row in wanted)
+    answers, attempts, credits, progress = [], [], [], []
+    for i in fresh:
+        record, run = records[i], records[i].run
+        key = attempt(record)
+        practice = key in tried
+        tried.add(key)
+        points = 0 if practice else record.points
+        if not practice:
+            attempts.append(key)
+        answers.append((
+            run.id, run.position, run.player.platform, run.scope.workspace_id, run.player.id,
+            run.bank_id, record.question_id, record.choice, int(record.correct), points, record.at,
+        ))  # fmt: skip
+        credits.append((run.player, run.scope, run.bank_id, points, record.correct, record.at))
+        progress.append((int(record.correct), points, record.at, run.id))
+        results[i] = Recorded(points, practice, False, record.choice, record.correct)
+    db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?)", answers)
+    db.executemany("INSERT INTO attempts VALUES (?,?,?,?,?)", attempts)
+    ledger.credit_many(db, credits)
+    db.executemany(
+        "UPDATE runs SET position = position + 1, correct = correct + ?, points = points + ?,"
+        " updated_at = ? WHERE run_id = ?",
+        progress,
+    )
+    for i, original in repeats.items():
+        done = results[original]
+        assert done is not None
+        results[i] = Recorded(done.points, done.practice, True, done.choice, done.correct)
+    return [r for r in results if r is not None]

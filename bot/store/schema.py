@@ -1,0 +1,215 @@
+"""The database's schema, migrated by version (``PRAGMA user_version``), and its
+integrity check."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from pathlib import Path
+
+from .rows import StoreError
+
+log = logging.getLogger(__name__)
+
+MIGRATIONS: tuple[str, ...] = (
+    # 1: players, runs, answers, first attempts and maintained leaderboard totals.
+    """
+    CREATE TABLE players (
+        platform TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        name TEXT NOT NULL DEFAULT '',
+        locale TEXT,
+        PRIMARY KEY (platform, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE runs (
+        run_id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        question_ids TEXT NOT NULL,
+        position INTEGER NOT NULL DEFAULT 0,
+        correct INTEGER NOT NULL DEFAULT 0,
+        points INTEGER NOT NULL DEFAULT 0,
+        created_at REAL NOT NULL,
+        updated_at REAL NOT NULL
+    );
+    CREATE INDEX runs_by_player ON runs (platform, workspace_id, player_id, bank_id, created_at);
+    CREATE TABLE answers (
+        run_id TEXT NOT NULL REFERENCES runs(run_id),
+        position INTEGER NOT NULL,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        choice INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (run_id, position)
+    ) WITHOUT ROWID;
+    CREATE TABLE attempts (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        PRIMARY KEY (platform, workspace_id, player_id, bank_id, question_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE boards (
+        board_id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        period TEXT NOT NULL,
+        UNIQUE (platform, workspace_id, bank_id, period)
+    );
+    CREATE TABLE totals (
+        board_id INTEGER NOT NULL REFERENCES boards(board_id),
+        player_id TEXT NOT NULL,
+        points INTEGER NOT NULL DEFAULT 0,
+        correct INTEGER NOT NULL DEFAULT 0,
+        answered INTEGER NOT NULL DEFAULT 0,
+        reached_at REAL NOT NULL DEFAULT 0,
+        PRIMARY KEY (board_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX totals_rank ON totals (board_id, points DESC, reached_at, player_id);
+    CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+    """,
+    # 2: channel play: daily questions, live races and competitions.
+    """
+    CREATE TABLE daily_schedules (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        topics TEXT NOT NULL,
+        at TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        reveal_after INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace_id, channel_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE daily_posts (
+        post_id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        cycle INTEGER NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        locale TEXT NOT NULL,
+        posted_at REAL NOT NULL,
+        reveal_at REAL NOT NULL,
+        message_ref TEXT,
+        revealed_at REAL,
+        UNIQUE (platform, workspace_id, channel_id, day)
+    );
+    CREATE INDEX daily_posts_unrevealed ON daily_posts (reveal_at) WHERE revealed_at IS NULL;
+    CREATE TABLE daily_answers (
+        post_id TEXT NOT NULL REFERENCES daily_posts(post_id),
+        player_id TEXT NOT NULL,
+        choice INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (post_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE daily_streaks (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        streak INTEGER NOT NULL,
+        last_day TEXT NOT NULL,
+        PRIMARY KEY (platform, workspace_id, channel_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE races (
+        race_id TEXT PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_ids TEXT NOT NULL,
+        seconds INTEGER NOT NULL,
+        starter_id TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        seed INTEGER NOT NULL,
+        current INTEGER NOT NULL,
+        phase TEXT NOT NULL,
+        phase_until REAL NOT NULL,
+        opened_at REAL NOT NULL,
+        created_at REAL NOT NULL
+    );
+    CREATE UNIQUE INDEX races_one_per_channel
+        ON races (platform, workspace_id, channel_id) WHERE phase != 'done';
+    CREATE TABLE race_answers (
+        race_id TEXT NOT NULL REFERENCES races(race_id),
+        number INTEGER NOT NULL,
+        player_id TEXT NOT NULL,
+        choice INTEGER NOT NULL,
+        correct INTEGER NOT NULL,
+        points INTEGER NOT NULL,
+        streak INTEGER NOT NULL,
+        answered_at REAL NOT NULL,
+        PRIMARY KEY (race_id, number, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE competitions (
+        competition_id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        channel_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        topics TEXT NOT NULL,
+        starts_at REAL NOT NULL,
+        ends_at REAL NOT NULL,
+        created_by TEXT NOT NULL,
+        ended_at REAL
+    );
+    CREATE UNIQUE INDEX competitions_one_active
+        ON competitions (platform, workspace_id) WHERE ended_at IS NULL;
+    """,
+)
+
+
+def migrate(db: sqlite3.Connection) -> None:
+    """Bring the schema to the newest version, one migration per transaction."""
+    (version,) = db.execute("PRAGMA user_version").fetchone()
+    if version > len(MIGRATIONS):
+        raise StoreError(
+            f"the database has schema version {version}, newer than this quizbot"
+            f" ({len(MIGRATIONS)}): upgrade quizbot"
+        )
+    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
+        statements = [s for s in script.split(";") if s.strip()]
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in statements:
+                db.execute(statement)
+            db.execute(f"PRAGMA user_version = {number}")
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        log.info("database migrated to schema version %d", number)
+
+
+def integrity_problems(path: Path) -> list[str]:
+    """What ``PRAGMA integrity_check`` finds in a database file (empty: it is sound)."""
+    if not path.exists():
+        return [f"{path}: no such file"]
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            rows = [row[0] for row in db.execute("PRAGMA integrity_check")]
+        finally:
+            db.close()
+    except sqlite3.Error as exc:
+        return [f"{path}: {exc}"]
+    return [] if rows == ["ok"] else [f"{path}: {row}" for row in rows]
