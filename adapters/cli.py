@@ -110,7 +110,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
         services = [engine.channel.serve(), *(p.serve(engine, args) for p in platforms)]
         if port:
             services.append(serve_ops(engine, port))
-        await asyncio.gather(*services)
+        try:
+            # A task group: when one service fails, the others stop before the store
+            # closes, instead of running on against a closed database.
+            async with asyncio.TaskGroup() as group:
+                for service in services:
+                    group.create_task(service)
+        except ExceptionGroup as failed:
+            raise failed.exceptions[0] from None
 
     try:
         asyncio.run(_with_engine(args.db, work))
