@@ -195,9 +195,8 @@ class StoreBase:
             raise StoreError(f"the backup to {target} failed: {exc}") from exc
 
     async def _fetchall(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
-        try:
-            async with self._reader.execute(sql, params) as cursor:
-                return list(await cursor.fetchall())
+        try:  # one trip to the reader's thread (execute + fetch + close would be three)
+            return list(await self._reader.execute_fetchall(sql, params))
         except sqlite3.Error as exc:
             raise StoreError(f"the database read failed: {exc}") from exc
 
