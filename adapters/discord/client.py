@@ -19,7 +19,7 @@ from bot import codec
 from bot.engine import Engine
 
 from .commands import CatalogTranslator, build_tree
-from .handlers import ACK_BUDGET, Handlers
+from .handlers import ACK_BUDGET, PLATFORM, Handlers
 from .publisher import DiscordPublisher
 from .settings import Settings
 
@@ -103,6 +103,8 @@ class QuizClient(discord.Client):
         self.publisher = DiscordPublisher(self)
         self.tree = build_tree(self, self.handlers)
         self._guild = discord.Object(settings.guild_id) if settings.guild_id else None
+        self._online = False  # connected to the gateway, as far as we know
+        engine.health.set_platform(PLATFORM, False)  # not ready until connected
         if self._guild:
             self.tree.copy_global_to(guild=self._guild)
 
@@ -122,10 +124,29 @@ class QuizClient(discord.Client):
         # scheduler from trying (it keeps the work due until a publisher is back).
         if self.engine.channel.publishers.get("discord") is self.publisher:
             del self.engine.channel.publishers["discord"]
+            self.engine.health.set_platform(PLATFORM, False)
+        self._online = False
         await super().close()
 
     async def on_ready(self) -> None:
+        self._online = True
+        self.engine.health.set_platform(PLATFORM, True)
         log.info("connected to Discord as %s (id %s)", self.user, self.user and self.user.id)
+
+    async def on_resumed(self) -> None:
+        self._online = True
+        self.engine.health.set_platform(PLATFORM, True)
+        log.info("resumed the Discord session")
+
+    async def on_disconnect(self) -> None:
+        # discord.py reconnects by itself and dispatches this on every failed attempt
+        # too: one warning per outage, from connected to not.
+        if self.is_closed():
+            return
+        self.engine.health.set_platform(PLATFORM, False)
+        if self._online:
+            self._online = False
+            log.warning("lost the connection to Discord's gateway: reconnecting")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A click discord.py will not route to QuizButton (a forged or foreign id) still

@@ -166,6 +166,13 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         # commands are out of date: answer politely instead of "This interaction failed".
         if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
             log.warning("%s: run `quizbot discord sync` to update the commands", error)
+        elif isinstance(error, app_commands.TransformerError):
+            # A value the command does not take (not one of its choices, say): Discord
+            # only sends those for out-of-date commands. The value itself may be huge.
+            log.warning(
+                "an option value of /%s does not fit the command: run `quizbot discord sync`",
+                interaction.command.name if interaction.command else "?",
+            )
         else:
             log.error("a Discord command failed", exc_info=error)
         if interaction.response.is_done():

@@ -8,12 +8,14 @@ import asyncio
 import logging
 import zoneinfo
 from collections.abc import Awaitable, Callable
+from contextlib import AbstractContextManager
 from functools import cache
 
+import aiohttp
 import discord
 from discord import app_commands
 
-from bot import codec, i18n
+from bot import codec, i18n, logs
 from bot.channel import Caller
 from bot.engine import Engine
 from bot.messages import t
@@ -28,6 +30,9 @@ log = logging.getLogger(__name__)
 # Discord wants the first response within 3 s; work that takes longer than this is
 # deferred first, leaving a margin for the network.
 ACK_BUDGET = 2.0
+PLATFORM = "discord"
+# A request whose connection broke: Discord may or may not have it, so it is sent once more.
+CONNECTION_ERRORS = (aiohttp.ClientError, OSError, TimeoutError)
 ALREADY_ACKNOWLEDGED = 40060  # Discord's error code
 CHOICE_LIMIT = 100  # autocomplete choice name and value
 MAX_CHOICES = 25
@@ -36,13 +41,23 @@ COMPETITION = "competition"  # the leaderboard period that shows the competition
 
 def player_of(interaction: discord.Interaction) -> PlayerRef:
     user = interaction.user
-    return PlayerRef("discord", str(user.id), user.display_name)
+    return PlayerRef(PLATFORM, str(user.id), user.display_name)
 
 
 def scope_of(interaction: discord.Interaction) -> ScopeRef:
     """Points are per server; a DM is a workspace of its own."""
     workspace = str(interaction.guild_id) if interaction.guild_id else f"dm:{interaction.user.id}"
-    return ScopeRef("discord", workspace, str(interaction.channel_id or ""))
+    return ScopeRef(PLATFORM, workspace, str(interaction.channel_id or ""))
+
+
+def log_context(interaction: discord.Interaction) -> AbstractContextManager[None]:
+    """Every log line about an interaction names the platform, where and which one."""
+    scope = scope_of(interaction)
+    return logs.bind(
+        platform=PLATFORM,
+        scope=f"{scope.workspace_id}/{scope.channel_id}",
+        request_id=str(interaction.id),
+    )
 
 
 def is_admin(interaction: discord.Interaction, admin_role: str | None) -> bool:
@@ -273,6 +288,17 @@ class Handlers:
     ) -> None:
         """Run the engine call; answer directly when it is quick, else defer first so
         Discord's 3 seconds are never missed."""
+        with log_context(interaction):
+            await self._respond(interaction, work, ephemeral=ephemeral, update=update)
+
+    async def _respond(
+        self,
+        interaction: discord.Interaction,
+        work: Awaitable[View],
+        *,
+        ephemeral: bool,
+        update: bool,
+    ) -> None:
         task = asyncio.ensure_future(work)
         replace = False
         try:
@@ -284,6 +310,8 @@ class Handlers:
                 await self._defer(interaction, ephemeral=ephemeral, update=update)
         except discord.HTTPException as exc:
             log.warning("could not defer a Discord interaction: %s", exc)
+        except CONNECTION_ERRORS as exc:
+            log.warning("could not defer a Discord interaction (connection failed): %r", exc)
         try:
             view = await task
         except StoreError as exc:
@@ -311,6 +339,30 @@ class Handlers:
             await interaction.response.defer(ephemeral=ephemeral, thinking=True)  # type 5
 
     async def _deliver(
+        self, interaction: discord.Interaction, reply: Reply, *, ephemeral: bool, replace: bool
+    ) -> None:
+        """Send the reply; a connection that broke on the way is tried once more (the
+        answer is on disk already: only the player's view of it is at stake)."""
+        try:
+            await self._send(interaction, reply, ephemeral=ephemeral, replace=replace)
+            return
+        except CONNECTION_ERRORS as exc:
+            failure = exc
+        except RuntimeError:  # aiohttp's "Session is closed"
+            if not interaction.client.is_closed():
+                raise
+        if interaction.client.is_closed():
+            # Shutting down: Discord shows "interaction failed", the answer is on disk.
+            log.info("shutting down: a Discord interaction is left unanswered")
+            return
+        try:
+            await self._send(interaction, reply, ephemeral=ephemeral, replace=replace)
+        except CONNECTION_ERRORS as exc:
+            log.warning("could not answer a Discord interaction (connection failed): %r", exc)
+        else:
+            log.warning("answered a Discord interaction on a second try: %r", failure)
+
+    async def _send(
         self, interaction: discord.Interaction, reply: Reply, *, ephemeral: bool, replace: bool
     ) -> None:
         response = interaction.response

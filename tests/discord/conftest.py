@@ -13,16 +13,19 @@ from adapters.discord.client import QuizClient, use_endpoints
 from adapters.discord.settings import Settings
 from bot.engine import Engine
 
-from .fake_discord import FakeDiscord
+from .fake_discord import TOKEN, FakeDiscord
 
 
 @pytest.fixture
-async def fake(monkeypatch: pytest.MonkeyPatch) -> AsyncIterator[FakeDiscord]:
+async def fake(
+    monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
+) -> AsyncIterator[FakeDiscord]:
+    """The fake Discord; parametrize it indirectly with a bot token to use another."""
     # The endpoints are class attributes of discord.py: restore them after each test.
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
     gateway = discord.gateway.DiscordWebSocket
     monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", gateway.DEFAULT_GATEWAY)
-    server = FakeDiscord()
+    server = FakeDiscord(getattr(request, "param", TOKEN))
     await server.start()
     yield server
     await server.stop()

@@ -120,6 +120,19 @@ def _now() -> str:
 
 
 @dataclass
+class Fault:
+    """One failure the fake serves, once, to the next REST request whose path contains
+    ``path``: a 429 (with Retry-After, as Discord sends it), a 500, a slow answer
+    (``delay`` seconds, then the real one) or a dropped connection."""
+
+    path: str
+    status: int = 0  # 429 or 500; 0: answer for real (after the delay)
+    delay: float = 0.0
+    drop: bool = False
+    retry_after: float = 0.05
+
+
+@dataclass
 class Call:
     method: str
     path: str
@@ -135,6 +148,8 @@ class Outcome:
     message: dict[str, Any] | None = None  # the message created or edited
     new_message: bool = False  # False: the clicked message was edited in place
     choices: list[dict[str, Any]] | None = None  # autocomplete
+    # Seconds from dispatching the interaction to its first response reaching the fake.
+    latency: float | None = None
 
     @property
     def ephemeral(self) -> bool:
@@ -184,6 +199,7 @@ class _Pending:
     outcome: Outcome | None = None
     callback_type: int | None = None  # the first response, once given
     response_message_id: str | None = None  # the message made by a type 4 or 5 response
+    answered: float | None = None  # when the first response arrived (monotonic)
 
 
 class FakeDiscord:
@@ -199,6 +215,10 @@ class FakeDiscord:
         self.commands: dict[str | None, list[dict[str, Any]]] = {}  # by guild (None: global)
         self.command_syncs = 0
         self.identifies = 0
+        self.resumes = 0
+        self.faults: list[Fault] = []  # served in order, each once
+        self.faults_served: list[Fault] = []
+        self._sessions: set[str] = set()
         self.violations: list[str] = []
         self.unexpected: list[str] = []
         self.connected = asyncio.Event()
@@ -212,7 +232,7 @@ class FakeDiscord:
     # --- server -------------------------------------------------------------------------
 
     def app(self) -> web.Application:
-        app = web.Application()
+        app = web.Application(middlewares=[self._inject_faults])
         api = "/api/v10"
         app.router.add_get("/gateway", self._gateway)
         app.router.add_get(f"{api}/gateway", self._gateway_url)
@@ -237,8 +257,34 @@ class FakeDiscord:
         app.router.add_get("/_test/message/{id}", self._test_message)
         return app
 
+    @web.middleware
+    async def _inject_faults(self, request: web.Request, handler: Any) -> web.StreamResponse:
+        fault = next((f for f in self.faults if f.path in request.path), None)
+        if fault is None:
+            return await handler(request)
+        self.faults.remove(fault)
+        self.faults_served.append(fault)
+        await asyncio.sleep(fault.delay)
+        if fault.drop:
+            assert request.transport is not None
+            request.transport.abort()  # the client sees the connection go
+            raise asyncio.CancelledError
+        if fault.status == 429:
+            headers = {
+                "Retry-After": str(fault.retry_after),
+                "Via": "1.1 google",  # discord.py tells a Cloudflare ban by its absence
+                "X-RateLimit-Scope": "user",
+            }
+            body = {"message": "You are being rate limited.", "retry_after": fault.retry_after}
+            response = _json({**body, "global": False}, 429)
+            response.headers.update(headers)
+            return response
+        if fault.status:
+            return _error(fault.status, 0, "500: Internal Server Error")
+        return await handler(request)
+
     async def start(self, port: int = 0) -> str:
-        self._runner = web.AppRunner(self.app())
+        self._runner = web.AppRunner(self.app(), access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
         await site.start()
@@ -326,20 +372,48 @@ class FakeDiscord:
                     await self._send(ws, "READY", self._ready())
                     await self._send(ws, "GUILD_CREATE", self._guild())
                     self.connected.set()
-                elif data["op"] == 6:  # resume: not supported, start a new session
-                    await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
+                elif data["op"] == 6:  # resume: a session of ours goes on, others start anew
+                    resume = data["d"]
+                    if resume.get("token") != self.token or (
+                        resume.get("session_id") not in self._sessions
+                    ):
+                        await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
+                        continue
+                    self.resumes += 1
+                    self._sockets.add(ws)
+                    await self._send(ws, "RESUMED", {})
+                    self.connected.set()
         finally:
             self._sockets.discard(ws)
             if not self._sockets:
                 self.connected.clear()
         return ws
 
+    async def drop_gateway(self, code: int = 4000) -> None:
+        """Close every gateway connection, as Discord does on an error (4000) or a
+        restart (1001); the client resumes its session."""
+        for ws in list(self._sockets):
+            self._sockets.discard(ws)
+            await ws.close(code=code, message=b"fake outage")
+        self.connected.clear()
+
+    async def send_op(self, op: int, d: Any = None) -> None:
+        """Send op 7 RECONNECT or op 9 INVALID SESSION (``d``: resumable) to every bot;
+        the connection counts as gone until the bot resumes or identifies again."""
+        sockets = list(self._sockets)
+        self._sockets.clear()
+        self.connected.clear()
+        for ws in sockets:
+            await ws.send_json({"op": op, "d": d, "s": None, "t": None})
+
     def _ready(self) -> dict[str, Any]:
+        session = secrets.token_hex(16)
+        self._sessions.add(session)
         return {
             "v": 10,
             "user": BOT_USER,
             "guilds": [{"id": GUILD_ID, "unavailable": True}],
-            "session_id": secrets.token_hex(16),
+            "session_id": session,
             "resume_gateway_url": self.gateway_url,
             "application": {"id": APP_ID, "flags": 0},
             "private_channels": [],
@@ -531,13 +605,18 @@ class FakeDiscord:
     def _finish(self, pending: _Pending, outcome: Outcome) -> None:
         if outcome.message is not None:  # a snapshot: later edits must not change it
             outcome.message = json.loads(json.dumps(outcome.message))
+        if pending.answered is not None:
+            outcome.latency = pending.answered - pending.started
         pending.outcome = outcome
         pending.done.set()
 
     async def _callback(self, request: web.Request) -> web.Response:
+        arrived = time.monotonic()
         body = await self._record(request)
         self.callbacks.append(body)
         pending = self._pending.get(request.match_info["token"])
+        if pending is not None and pending.answered is None:
+            pending.answered = arrived
         if pending is None or pending.id != request.match_info["id"]:
             return _error(404, 10062, "Unknown interaction")
         if pending.callback_type is not None:
@@ -783,12 +862,13 @@ class FakeDiscord:
         user: FakeUser = ALICE,
         locale: str = "en-US",
         guild: bool = True,
+        timeout: float = 10.0,
     ) -> Outcome:
         """A click on a button of a message (the custom_id need not be on it: forgeries)."""
         data = {"custom_id": custom_id, "component_type": 2}
         message = json.loads(json.dumps(self.messages[message_id]))
         payload = self.interaction(3, data, user=user, locale=locale, guild=guild, message=message)
-        return await self.interact(payload)
+        return await self.interact(payload, timeout)
 
     # --- control API, for driving a bot by hand ----------------------------------------------
 
@@ -835,6 +915,7 @@ class FakeDiscord:
             {
                 "connected": bool(self._sockets),
                 "identifies": self.identifies,
+                "resumes": self.resumes,
                 "command_syncs": self.command_syncs,
                 "violations": self.violations,
                 "unexpected": self.unexpected,

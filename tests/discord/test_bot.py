@@ -9,42 +9,15 @@ import pytest
 from adapters.discord.client import QuizClient
 from adapters.discord.render import safe
 from bot import codec, scoring
-from bot.banks import Bank, Catalog, Question
+from bot.banks import Catalog
 from bot.engine import Engine
 from bot.i18n import pick
 from bot.messages import t
 from bot.store import Store
 
 from .conftest import running_bot
-from .fake_discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser, Outcome
-
-
-def answer_button(outcome: Outcome, question: Question, correct: bool) -> dict:
-    """The button of the right answer, or of a wrong one (the id names the bank choice)."""
-    for button in outcome.buttons:
-        action = codec.decode(button["custom_id"])
-        assert isinstance(action, codec.AnswerAction)
-        if (action.choice == question.answer) == correct:
-            return button
-    raise AssertionError("no such button")
-
-
-async def play(
-    fake: FakeDiscord,
-    bank: Bank,
-    pattern: list[bool],
-    user: FakeUser = ALICE,
-    locale: str = "en-US",
-) -> Outcome:
-    """Start the bank's quiz and answer right or wrong by the pattern; the last outcome."""
-    outcome = await fake.slash("quiz", topic=bank.id, user=user, locale=locale)
-    message = outcome.message["id"]
-    for position, correct in enumerate(pattern):
-        if position:
-            outcome = await fake.click(message, outcome.buttons[0]["custom_id"], user=user)
-        button = answer_button(outcome, bank.questions[position], correct)
-        outcome = await fake.click(message, button["custom_id"], user=user, locale=locale)
-    return outcome
+from .fake_discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser
+from .support import answer_button, play
 
 
 async def test_autocomplete_finds_topics_by_id_alias_and_title(
