@@ -11,6 +11,7 @@ from typing import Any
 from bot.engine import PERIODS
 
 COMMAND = "/quiz"
+MAX_TOPIC = 100  # characters of a topic read from /quiz text
 HELP = "help"
 TOPICS = "topics"
 LEADERBOARD = "leaderboard"
@@ -189,7 +190,8 @@ def invocation(text: str) -> Request:
     if kind == COMPETITION:
         return _competition(cleaned.split(None, 1)[1] if rest else "")
     if kind is None:
-        return Invocation(QUIZ, topic=" ".join(words))
+        # No topic is this long: a pasted essay is echoed back as a short "unknown topic".
+        return Invocation(QUIZ, topic=" ".join(words)[:MAX_TOPIC])
     return Invocation(kind)
 
 

@@ -16,6 +16,8 @@ import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from .retries import api_error
+
 log = logging.getLogger(__name__)
 
 
@@ -65,7 +67,7 @@ class People:
         try:
             response = await self._client.users_info(user=user_id, include_locale=True)
         except SlackApiError as exc:
-            log.warning("users.info failed for %s: %s", user_id, exc.response.get("error"))
+            log.warning("users.info failed for %s: %s", user_id, api_error(exc))
             return Person(fallback_name, None)
         except (aiohttp.ClientError, TimeoutError) as exc:
             log.warning("users.info failed for %s: %s", user_id, type(exc).__name__)

@@ -15,6 +15,7 @@ from bot.refs import ScopeRef
 from bot.views import ChannelView
 
 from .render import render
+from .retries import api_error
 
 log = logging.getLogger(__name__)
 
@@ -68,7 +69,7 @@ class SlackPublisher:
         try:
             response = await call
         except SlackApiError as exc:
-            error = exc.response.get("error")
+            error = api_error(exc)
             if error in NOT_A_MEMBER and channel_id not in self._warned:
                 self._warned.add(channel_id)
                 log.warning(

@@ -18,7 +18,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.engine import Engine
 
 from ..errors import SetupError
-from . import handlers
+from . import handlers, retries
 from .people import People
 from .publisher import SlackPublisher
 from .settings import EVENTS_PATH, SlackSettings
@@ -46,6 +46,9 @@ def build_app(engine: Engine, settings: SlackSettings, people: People | None = N
     # Bolt copies base_url and timeout into the client it gives each request.
     app.client.base_url = settings.api_url
     app.client.timeout = API_TIMEOUT
+    # Wait out a 429's Retry-After, try a 500 or a dropped connection once more; callers
+    # warn once when a call still fails (bolt copies these into each request's client).
+    app.client.retry_handlers = retries.handlers()
     handlers.register(app, engine, people or People(app.client), settings.admins)
     engine.channel.publishers[handlers.PLATFORM] = SlackPublisher(app.client)
     return app
@@ -63,10 +66,26 @@ async def _refuse_unparsable(request: web.Request, handler: _Handler) -> web.Str
         return web.Response(status=400, text="invalid request")
 
 
+@web.middleware
+async def _refuse_bad_timestamp(request: web.Request, handler: _Handler) -> web.StreamResponse:
+    """A request timestamp that is not an integer is a forgery like any other: 401. Bolt's
+    signature check would raise on it (``int(timestamp)``) and answer 500."""
+    timestamp = request.headers.get("X-Slack-Request-Timestamp")
+    if timestamp is not None and not (timestamp.isascii() and timestamp.isdigit()):
+        log.info("refused a Slack request with a malformed timestamp")
+        return web.Response(status=401, text="invalid request")
+    return await handler(request)
+
+
 def web_app(app: AsyncApp) -> web.Application:
     """The aiohttp application serving HTTP mode at /slack/events."""
     application = app.web_app(path=EVENTS_PATH)
-    application.middlewares.append(_refuse_unparsable)
+    application.middlewares.extend([_refuse_bad_timestamp, _refuse_unparsable])
+
+    async def close(_: web.Application) -> None:
+        await handlers.close(app)
+
+    application.on_cleanup.append(close)
     return application
 
 
@@ -76,7 +95,7 @@ async def _check_token(client: AsyncWebClient) -> None:
         await client.auth_test()
     except SlackApiError as exc:
         raise SetupError(
-            f"Slack refused SLACK_BOT_TOKEN ({exc.response.get('error')}): copy the"
+            f"Slack refused SLACK_BOT_TOKEN ({retries.api_error(exc)}): copy the"
             " Bot User OAuth Token again from OAuth & Permissions → OAuth Tokens"
         ) from None
     except (aiohttp.ClientError, TimeoutError) as exc:
@@ -86,25 +105,30 @@ async def _check_token(client: AsyncWebClient) -> None:
         ) from None
 
 
-async def _run_http(app: AsyncApp, port: int) -> None:
-    runner = web.AppRunner(web_app(app))
+async def _run_http(engine: Engine, app: AsyncApp, port: int) -> None:
+    runner = web.AppRunner(web_app(app), access_log=None)
     await runner.setup()
     try:
         await web.TCPSite(runner, port=port).start()
+        engine.health.set_platform(handlers.PLATFORM, True)
         log.info("Slack: serving HTTP mode on port %d at %s", port, EVENTS_PATH)
         await asyncio.Event().wait()  # until cancelled
     finally:
+        engine.health.set_platform(handlers.PLATFORM, False)
         await runner.cleanup()
 
 
-async def _run_socket_mode(app: AsyncApp, app_token: str) -> None:
+async def _run_socket_mode(engine: Engine, app: AsyncApp, app_token: str) -> None:
     handler = AsyncSocketModeHandler(app, app_token, web_client=app.client)
     try:
         await handler.connect_async()
+        engine.health.set_platform(handlers.PLATFORM, True)
         log.info("Slack: connected in Socket Mode")
         await asyncio.Event().wait()  # until cancelled
     finally:
+        engine.health.set_platform(handlers.PLATFORM, False)
         await handler.close_async()
+        await handlers.close(app)
 
 
 async def serve(engine: Engine, args: argparse.Namespace) -> None:
@@ -113,6 +137,6 @@ async def serve(engine: Engine, args: argparse.Namespace) -> None:
     app = build_app(engine, settings)
     await _check_token(app.client)
     if settings.http:
-        await _run_http(app, settings.port)
+        await _run_http(engine, app, settings.port)
     else:
-        await _run_socket_mode(app, settings.app_token)
+        await _run_socket_mode(engine, app, settings.app_token)

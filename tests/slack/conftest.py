@@ -44,9 +44,11 @@ async def fake() -> AsyncIterator[FakeSlack]:
     assert problems == []
 
 
-async def start_http(engine: Engine, fake: FakeSlack) -> tuple[web.AppRunner, str]:
+async def start_http(
+    engine: Engine, fake: FakeSlack, settings: SlackSettings | None = None
+) -> tuple[web.AppRunner, str]:
     """The real app in HTTP mode on a free port; returns its runner and events URL."""
-    settings = SlackSettings(
+    settings = settings or SlackSettings(
         bot_token="xoxb-test",
         signing_secret=SECRET,
         app_token="",
@@ -97,3 +99,29 @@ def right_letter(message: Mapping[str, Any], key: Mapping[str, str]) -> str:
         if match and match[2] == key[prompt]:
             return match[1]
     raise AssertionError(f"no right answer shown for {prompt!r}")
+
+
+def db_problems(path: str | Path) -> list[str]:
+    """What is inconsistent on disk: integrity, a run whose progress disagrees with its
+    answers, or all-time totals that disagree with the answers (a point scored twice)."""
+    with sqlite3.connect(path) as db:
+        problems = [r[0] for r in db.execute("PRAGMA integrity_check") if r[0] != "ok"]
+        problems += [
+            f"run {run}: position {position}/points {points} but {n} answers worth {total}"
+            for run, position, points, n, total in db.execute(
+                "SELECT r.run_id, r.position, r.points, COUNT(a.run_id), COALESCE(SUM(a.points), 0)"
+                " FROM runs r LEFT JOIN answers a ON a.run_id = r.run_id GROUP BY r.run_id"
+                " HAVING r.position != COUNT(a.run_id) OR r.points != COALESCE(SUM(a.points), 0)"
+            )
+        ]
+        problems += [
+            f"totals of {player} on {bank}: {board} points, answers worth {scored}"
+            for player, bank, board, scored in db.execute(
+                "SELECT t.player_id, b.bank_id, t.points, (SELECT COALESCE(SUM(a.points), 0)"
+                " FROM answers a WHERE a.player_id = t.player_id AND a.bank_id = b.bank_id"
+                " AND a.workspace_id = b.workspace_id) AS scored FROM totals t JOIN boards b"
+                " ON b.board_id = t.board_id WHERE b.period = 'all' AND b.bank_id != '*'"
+                " AND t.points != scored"
+            )
+        ]
+    return problems

@@ -46,6 +46,8 @@ from slack_sdk.models.blocks import Block
 
 T = TypeVar("T")
 MAX_BLOCKS = 50
+# What `FakeSlack.faults` can make a call answer instead of its normal answer.
+FAULTS = ("429", "500", "slow", "drop")
 CHAT_METHODS = ("chat.postMessage", "chat.postEphemeral", "chat.update")
 
 
@@ -106,9 +108,10 @@ def message_problems(message: Mapping[str, Any]) -> list[str]:
     return problems
 
 
-def sign(secret: str, timestamp: str, body: str) -> str:
+def sign(secret: str, timestamp: str, body: str | bytes) -> str:
     """Slack's request signature: v0= + HMAC-SHA256(secret, "v0:{timestamp}:{body}")."""
-    base = f"v0:{timestamp}:{body}".encode()
+    raw = body if isinstance(body, bytes) else body.encode()
+    base = f"v0:{timestamp}:".encode() + raw
     return "v0=" + hmac.new(secret.encode(), base, hashlib.sha256).hexdigest()
 
 
@@ -126,6 +129,13 @@ class FakeSlack:
         self.calls: list[Call] = []
         self._posts: dict[str, ChannelPost] = {}  # by ref, in posting order
         self.socket_acks: list[dict[str, Any]] = []
+        # Method (or "response_url") → the faults its next calls meet, one per call, in
+        # order (see FAULTS); `faulted` records each fault served.
+        self.faults: dict[str, list[str]] = {}
+        self.faulted: list[tuple[str, str]] = []
+        self.retry_after = 0  # seconds, in a 429's Retry-After
+        self.slow_seconds = 1.0  # how long a "slow" call takes before its normal answer
+        self.on_call: Callable[[Call], None] | None = None  # told of each call (benchmarks)
         self.verbose = verbose
         self.url = ""
         self._changed = asyncio.Condition()
@@ -193,14 +203,41 @@ class FakeSlack:
     async def _record(self, call: Call) -> None:
         if self.verbose:
             print(f"fake slack ← {call.method} {json.dumps(call.body, ensure_ascii=False)[:300]}")
+        if self.on_call is not None:
+            self.on_call(call)
         async with self._changed:
             self.calls.append(call)
             self._changed.notify_all()
 
     # --- the Web API --------------------------------------------------------------------
 
+    async def _fault(self, method: str, request: web.Request) -> web.Response | None:
+        """The fault planned for this call, if any: an answer to return instead of the
+        normal one (None for "slow", which answers normally, late)."""
+        planned = self.faults.get(method)
+        if not planned:
+            return None
+        fault = planned.pop(0)
+        self.faulted.append((method, fault))
+        if fault == "429":
+            headers = {"Retry-After": str(self.retry_after)}
+            return web.json_response(
+                {"ok": False, "error": "ratelimited"}, status=429, headers=headers
+            )
+        if fault == "500":
+            return web.Response(status=500, text="internal error")
+        if fault == "drop":
+            assert request.transport is not None
+            request.transport.abort()  # the client sees the connection closed, no answer
+            return web.Response(status=500)
+        await request.read()  # Slack has the request; the client stops waiting first
+        await asyncio.sleep(self.slow_seconds)
+        return None
+
     async def _api(self, request: web.Request) -> web.Response:
         method = request.match_info["method"]
+        if (fault := await self._fault(method, request)) is not None:
+            return fault
         args: dict[str, Any] = dict(request.query)
         if request.content_type == "application/json":
             args.update(await request.json())
@@ -283,6 +320,8 @@ class FakeSlack:
         return web.json_response([asdict(p) for p in self.channel_posts()])
 
     async def _response(self, request: web.Request) -> web.Response:
+        if (fault := await self._fault("response_url", request)) is not None:
+            return fault
         await self._record(Call("response_url", await request.json(), request.match_info["key"]))
         return web.Response(text="ok")
 
@@ -432,24 +471,28 @@ class SlackDriver:
 
     async def post(
         self,
-        body: str,
+        body: str | bytes,
         *,
-        timestamp: int | None = None,
+        timestamp: int | str | None = None,
         secret: str | None = None,
         signed: str | None = None,
+        headers: Mapping[str, str] | None = None,
     ) -> int:
         """Post a form body to the app as Slack does; returns the HTTP status. The
-        keywords forge the request: another timestamp, secret or signed body."""
+        keywords forge the request: another timestamp, secret or signed body, or the
+        headers sent instead of Slack's."""
         ts = str(int(time.time()) if timestamp is None else timestamp)
-        signature = sign(self.secret if secret is None else secret, ts, signed or body)
-        headers = {
-            "Content-Type": "application/x-www-form-urlencoded",
-            "X-Slack-Request-Timestamp": ts,
-            "X-Slack-Signature": signature,
-        }
+        raw = body if isinstance(body, bytes) else body.encode()
+        signature = sign(self.secret if secret is None else secret, ts, signed or raw)
+        if headers is None:
+            headers = {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "X-Slack-Request-Timestamp": ts,
+                "X-Slack-Signature": signature,
+            }
         async with (
             aiohttp.ClientSession() as session,
-            session.post(self.app_url, data=body.encode(), headers=headers) as resp,
+            session.post(self.app_url, data=raw, headers=headers) as resp,
         ):
             await resp.read()
             return resp.status
@@ -476,9 +519,14 @@ class SlackDriver:
         """Click a button (on the public message ``message_ts``, if given); returns the
         message the app posts back."""
         key = self.new_key()
-        payload = self.click_payload(action_id, user, key, message_ts)
-        body = urlencode({"payload": json.dumps(payload)})
+        body = self.click_body(action_id, user, key, message_ts)
         return await self._exchange(f"click {action_id}", body, key)
+
+    def click_body(self, action_id: str, user: str, key: str, message_ts: str | None = None) -> str:
+        """The form body of a click, as ``post`` sends it."""
+        return urlencode(
+            {"payload": json.dumps(self.click_payload(action_id, user, key, message_ts))}
+        )
 
 
 # --- reading messages as a player does -------------------------------------------------------

@@ -1,0 +1,216 @@
+"""Slack clicks end to end: signed ``block_actions`` requests into the real bolt app over
+HTTP on 127.0.0.1, from many players each with a started quiz, with open-loop arrivals.
+Latency runs from sending a request to its feedback reaching the fake Slack's
+response_url endpoint (ack, engine, group commit, render and the reply included).
+
+    python -m bench.slack_clicks [--seconds 3] [--rates 250,500,750]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import random
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiohttp
+from aiohttp import web
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.slack.people import People
+from adapters.slack.runtime import build_app, web_app
+from adapters.slack.settings import SlackSettings
+from bot.banks import default_directories, load_catalog
+from bot.engine import Engine
+from bot.refs import PlayerRef, ScopeRef
+from bot.store import Store
+from bot.views import QuestionView
+from tests.slack.fake_slack import Call, FakeSlack, SlackDriver, User, sign
+from tests.slack.process import free_port
+
+from .common import ms, percentile, record, table
+
+SECRET = "bench-signing-secret"
+TOKEN = "xoxb-bench"
+SCOPE = ScopeRef("slack", "T1", "C1")
+
+
+async def started_quizzes(engine: Engine, people: People, count: int) -> list[tuple[str, str]]:
+    """``count`` players with a quiz waiting for its first answer (and, as after their
+    /quiz, their users.info cached): (player id, the action id they will click)."""
+    clicks = []
+    for start in range(0, count, 1000):
+        ids = [f"U{n:06d}" for n in range(start, min(count, start + 1000))]
+        views = await asyncio.gather(
+            *(engine.start_quiz(PlayerRef("slack", i, i), SCOPE, "offloading", "en") for i in ids)
+        )
+        await asyncio.gather(*(people.lookup("T1", i, i) for i in ids))
+        for index, (player, view) in enumerate(zip(ids, views, strict=True)):
+            assert isinstance(view, QuestionView)
+            clicks.append((player, view.choices[index % len(view.choices)].action_id))
+    return clicks
+
+
+async def open_loop(
+    driver: SlackDriver, fake: FakeSlack, clicks: list[tuple[str, str]], rate: float, seconds: float
+) -> dict[str, float]:
+    """Poisson arrivals; each request is signed beforehand, so the clock measures the app."""
+    rng = random.Random(rate)
+    loop = asyncio.get_running_loop()
+    arrivals, moment = [], rng.expovariate(rate)
+    while moment < seconds and len(arrivals) < len(clicks):
+        arrivals.append(moment)
+        moment += rng.expovariate(rate)
+    requests = []
+    for number, (player, action_id) in enumerate(clicks[: len(arrivals)]):
+        key = f"bench-{rate}-{number}"
+        body = driver.click_body(action_id, player, key).encode()
+        requests.append((key, body))
+    del clicks[: len(arrivals)]
+    sent: dict[str, float] = {}
+    latencies: list[float] = []
+    done = asyncio.Event()
+
+    def arrived(call: Call) -> None:
+        if call.method == "response_url" and call.key in sent:
+            latencies.append(loop.time() - sent.pop(call.key))
+            if len(latencies) == len(requests):
+                done.set()
+
+    fake.on_call = arrived
+    failures = 0
+    connector = aiohttp.TCPConnector(limit=0)
+    async with aiohttp.ClientSession(connector=connector) as session:
+
+        async def one(key: str, body: bytes) -> None:
+            nonlocal failures
+            timestamp = str(int(time.time()))
+            headers = {
+                "Content-Type": "application/x-www-form-urlencoded",
+                "X-Slack-Request-Timestamp": timestamp,
+                "X-Slack-Signature": sign(SECRET, timestamp, body),
+            }
+            sent[key] = loop.time()
+            async with session.post(driver.app_url, data=body, headers=headers) as resp:
+                await resp.read()
+                failures += resp.status != 200
+
+        start = loop.time()
+        tasks = []
+        for at, (key, body) in zip(arrivals, requests, strict=True):
+            await asyncio.sleep(max(0.0, start + at - loop.time()))
+            tasks.append(asyncio.create_task(one(key, body)))
+        await asyncio.gather(*tasks)
+        await asyncio.wait_for(done.wait(), 60)
+        elapsed = loop.time() - start
+    fake.on_call = None
+    return {
+        "offered": rate,
+        "clicks": len(requests),
+        "achieved": len(requests) / elapsed,
+        "p50": percentile(latencies, 50),
+        "p99": percentile(latencies, 99),
+        "failures": failures,
+    }
+
+
+async def drive(port: int, app_url: str, seconds: float) -> None:
+    """The child process: the fake Slack and the load generator, off the bot's loop. It
+    says "ready", reads the clicks and rates as one JSON line, prints the results."""
+    fake = FakeSlack(anyone=User("en-US", "Player"))
+    await fake.start(port)
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    line = await loop.run_in_executor(None, sys.stdin.readline)
+    order = json.loads(line)
+    clicks = [tuple(c) for c in order["clicks"]]
+    driver = SlackDriver(fake, app_url, SECRET)
+    results = [await open_loop(driver, fake, clicks, 50, 1.0)]  # warm-up
+    for rate in order["rates"]:
+        results.append(await open_loop(driver, fake, clicks, rate, seconds))
+    await fake.stop()
+    print(json.dumps(results[1:]), flush=True)
+
+
+async def measure(rates: list[int], seconds: float) -> str:
+    """The bot (engine, store, the bolt app over HTTP) in this process; the fake Slack and
+    the load generator in a child, as Slack's servers are elsewhere."""
+    catalog = load_catalog(default_directories({}))
+    workdir = Path(tempfile.mkdtemp(prefix="quizbot-slack-bench-"))
+    fake_port, app_port = free_port(), free_port()
+    api_url = f"http://127.0.0.1:{fake_port}/api/"
+    app_url = f"http://127.0.0.1:{app_port}/slack/events"
+    child = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "bench.slack_clicks", "--drive", str(fake_port), app_url),
+        *("--seconds", str(seconds)),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    store = await Store.open(workdir / "bench.db")
+    runner = None
+    try:
+        assert (await child.stdout.readline()).strip() == b"ready"
+        engine = Engine(catalog, store)
+        settings = SlackSettings(TOKEN, SECRET, "", api_url=api_url)
+        people = People(AsyncWebClient(TOKEN, base_url=api_url))
+        runner = web.AppRunner(web_app(build_app(engine, settings, people)), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", app_port).start()
+        needed = sum(int(r * seconds * 1.3) + 50 for r in rates) + 100
+        clicks = await started_quizzes(engine, people, needed)
+        child.stdin.write(json.dumps({"clicks": clicks, "rates": rates}).encode() + b"\n")
+        await child.stdin.drain()
+        results = json.loads(await child.stdout.readline())
+        await child.wait()
+    finally:
+        if child.returncode is None:
+            child.kill()
+            await child.wait()
+        if runner is not None:
+            await runner.cleanup()
+        await store.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+    rows = [
+        [
+            str(r["offered"]), str(int(r["clicks"])), f"{r['achieved']:.0f}",
+            ms(r["p50"]), ms(r["p99"]), str(int(r["failures"])),
+        ]
+        for r in results
+    ]  # fmt: skip
+    latency = table(["offered/s", "clicks", "achieved/s", "p50 ms", "p99 ms", "non-200"], rows)
+    return (
+        f"{latency}\n\nThe bot (bolt app over HTTP, engine, SQLite store) in one process and"
+        " event loop; the fake Slack and the open-loop load generator in another."
+        f" {seconds:.0f} s per rate. Target: ≥ 500 clicks/s sustained with p99 ≤ 100 ms"
+        " request-to-feedback."
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--rates", default="250,500,750")
+    parser.add_argument("--no-record", action="store_true", help="print, do not append")
+    parser.add_argument(
+        "--drive", nargs=2, metavar=("FAKE_PORT", "APP_URL"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    if args.drive:
+        asyncio.run(drive(int(args.drive[0]), args.drive[1], args.seconds))
+        return
+    rates = [int(r) for r in args.rates.split(",")]
+    body = asyncio.run(measure(rates, args.seconds))
+    if args.no_record:
+        print(body)
+    else:
+        record("Slack clicks", body)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,104 @@
+"""``quizbot run slack --http`` as a separate process, against a FakeSlack in the test."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import socket
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+
+from .conftest import SECRET
+from .fake_slack import FakeSlack
+
+QUIZBOT = str(Path(sys.executable).with_name("quizbot"))
+REPO = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+@dataclass
+class BotProcess:
+    """One run of the bot; ``start`` again after ``kill`` restarts it on the same files."""
+
+    fake: FakeSlack
+    db: Path
+    port: int = field(default_factory=free_port)
+    metrics_port: int = field(default_factory=free_port)
+    logs: list[str] = field(default_factory=list)  # stderr of every run, in order
+    admins: str = ""  # QUIZBOT_SLACK_ADMINS
+    _process: asyncio.subprocess.Process | None = None
+
+    @property
+    def events_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/slack/events"
+
+    def ops_url(self, path: str) -> str:
+        return f"http://127.0.0.1:{self.metrics_port}{path}"
+
+    async def start(self) -> None:
+        env = {
+            **os.environ,
+            "SLACK_API_URL": self.fake.api_url,
+            "SLACK_BOT_TOKEN": "xoxb-process-test",
+            "SLACK_SIGNING_SECRET": SECRET,
+            "QUIZBOT_QUIZ_LENGTH": "2",
+            "QUIZBOT_LOG_LEVEL": "WARNING",
+            "QUIZBOT_SLACK_ADMINS": self.admins,
+        }
+        self._process = await asyncio.create_subprocess_exec(
+            *(QUIZBOT, "run", "slack", "--http", "--port", str(self.port)),
+            *("--metrics-port", str(self.metrics_port), "--db", str(self.db)),
+            env=env,
+            cwd=REPO,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.PIPE,
+        )
+        async with aiohttp.ClientSession() as session:
+            for _ in range(300):
+                assert self._process.returncode is None, await self._stderr()
+                try:
+                    async with session.get(self.ops_url("/healthz")) as resp:
+                        if resp.status == 200:
+                            return
+                except aiohttp.ClientError:
+                    pass
+                await asyncio.sleep(0.05)
+        raise AssertionError("the bot never became healthy")
+
+    async def _stderr(self) -> str:
+        assert self._process is not None and self._process.stderr is not None
+        await self._process.wait()
+        text = (await self._process.stderr.read()).decode()
+        self.logs.append(text)
+        return text
+
+    def kill_now(self) -> None:
+        """SIGKILL at once, from a callback (say the fake's, mid-request)."""
+        if self._process is not None and self._process.returncode is None:
+            self._process.send_signal(signal.SIGKILL)
+
+    async def kill(self) -> None:
+        if self._process is None:
+            return
+        self.kill_now()
+        await self._stderr()
+        self._process = None
+
+    def errors(self) -> list[str]:
+        """ERROR lines and tracebacks the bot logged, over every run."""
+        return [
+            line
+            for text in self.logs
+            for line in text.splitlines()
+            if " ERROR " in line or line.startswith("Traceback")
+        ]
