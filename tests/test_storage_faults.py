@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 import subprocess
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -72,3 +72,46 @@ async def test_a_read_only_database_asks_to_try_again(
     assert written(str(db)) == (0, 0, 0)
     again = await impatient.click(ANA, right_choice(impatient, view))
     assert isinstance(again, Feedback)
+
+
+@pytest.fixture
+def small_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 2 MiB filesystem of its own (tmpfs), to fill up; skipped where mounting is not
+    allowed."""
+    mountpoint = tmp_path / "disk"
+    mountpoint.mkdir()
+    mount = ["mount", "-t", "tmpfs", "-o", "size=2m", "tmpfs", str(mountpoint)]
+    if subprocess.run(mount, capture_output=True, check=False).returncode != 0:
+        pytest.skip("cannot mount a small filesystem here")
+    yield mountpoint
+    subprocess.run(["umount", "-l", str(mountpoint)], check=False)
+
+
+def fill(directory: Path) -> Path:
+    """Write zeros until the filesystem is full."""
+    filler = directory / "filler"
+    with filler.open("wb") as out:
+        try:
+            while True:
+                out.write(b"\0" * 65536)
+                out.flush()
+        except OSError:
+            pass
+    return filler
+
+
+async def test_a_full_disk_asks_to_try_again(small_disk: Path, catalog: Catalog) -> None:
+    store = await Store.open(small_disk / "full.db", busy_timeout_ms=100)
+    try:
+        engine = Engine(catalog, store)
+        view = await engine.start_quiz(ANA, TEAM, "tiny", "en")
+        assert isinstance(view, QuestionView)
+        filler = fill(small_disk)
+        refused = await engine.click(ANA, right_choice(engine, view))
+        assert isinstance(refused, Notice) and refused.kind == "try_again"
+        filler.unlink()
+        assert written(store.path) == (0, 0, 0)  # nothing partial
+        again = await engine.click(ANA, right_choice(engine, view))
+        assert isinstance(again, Feedback) and again.points == 10
+    finally:
+        await store.close()
