@@ -21,6 +21,7 @@ from bot.config import Config, load_config
 from bot.engine import PERIODS, Engine, topic_list
 from bot.export import export
 from bot.plain import render
+from bot.process import tune_gc
 from bot.store import Store, StoreError, integrity_problems
 
 from . import console
@@ -119,6 +120,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         except ExceptionGroup as failed:
             raise failed.exceptions[0] from None
 
+    tune_gc()
     try:
         asyncio.run(_with_engine(args.db, work))
     except asyncio.CancelledError:  # SIGTERM: the store was closed on the way out

@@ -19,6 +19,7 @@ from pathlib import Path
 from bot.banks import default_directories, load_catalog
 from bot.clock import period_keys
 from bot.engine import Engine
+from bot.process import tune_gc
 from bot.refs import PlayerRef, ScopeRef
 from bot.store import ALL_BANKS, Store
 from bot.views import Feedback, QuestionView
@@ -191,6 +192,7 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=5000)
     args = parser.parse_args()
     rates = [int(r) for r in args.rates.split(",")]
+    tune_gc()  # as `quizbot run` does
     record("Answer path", asyncio.run(measure(rates, args.seconds, args.burst)))
 
 

@@ -27,6 +27,7 @@ from adapters.slack.runtime import build_app, web_app
 from adapters.slack.settings import SlackSettings
 from bot.banks import default_directories, load_catalog
 from bot.engine import Engine
+from bot.process import tune_gc
 from bot.refs import PlayerRef, ScopeRef
 from bot.store import Store
 from bot.views import QuestionView
@@ -205,6 +206,7 @@ def main() -> None:
         asyncio.run(drive(int(args.drive[0]), args.drive[1], args.seconds))
         return
     rates = [int(r) for r in args.rates.split(",")]
+    tune_gc()  # the bot runs in this process: tuned as `quizbot run` tunes it
     body = asyncio.run(measure(rates, args.seconds))
     if args.no_record:
         print(body)
