@@ -20,7 +20,6 @@ from bot.views import (
     ChoiceView,
     DailyPostView,
     DailyRevealView,
-    Feedback,
     Leaderboard,
     LeaderRow,
     Notice,
@@ -36,46 +35,10 @@ from bot.views import (
     TopicView,
 )
 
+from ..view_builders import RUN, feedback, question_view
 from .fake_slack import message_problems
 
-RUN = "0123456789abcdef"
 REVEAL_AT = 1_793_615_400.0  # 2026-11-02 10:30 UTC
-
-
-def question_view(bank: Bank, question: Question, locale: str, number: int = 8) -> QuestionView:
-    return QuestionView(
-        locale=locale,
-        run_id=RUN,
-        topic=bank.id,
-        topic_title=i18n.pick(bank.title, locale),
-        number=number,
-        total=len(bank.questions),
-        prompt=i18n.pick(question.prompt, locale),
-        choices=tuple(
-            ChoiceView(LETTERS[i], i18n.pick(text, locale), codec.AnswerAction(RUN, 7, i).encode())
-            for i, text in enumerate(question.choices)
-        ),
-        difficulty=question.difficulty,
-    )
-
-
-def feedback(view: QuestionView, question: Question, last: bool) -> Feedback:
-    summary = Summary(view.locale, view.topic_title, 5, 8, 60, 120, 2, 9) if last else None
-    return Feedback(
-        locale=view.locale,
-        question=view,
-        chosen=view.choices[0],
-        answer=view.choices[question.answer],
-        correct=question.answer == 0,
-        explanation=i18n.pick(question.explanation, view.locale),
-        references=question.references,
-        points=10,
-        practice=False,
-        answered=view.number,
-        run_points=60,
-        next_action=None if last else codec.NextAction(RUN, 7).encode(),
-        summary=summary,
-    )
 
 
 def checked(view: object) -> dict[str, Any]:
@@ -124,7 +87,7 @@ def test_every_bank_question_renders_in_full(catalog: Catalog, locale: str) -> N
             ]
             assert labels == [c.letter for c in view.choices]
             last = number == len(bank.questions)
-            answered = checked(feedback(view, question, last))
+            answered = checked(feedback(view, question, False, last))
             assert escape(view.choices[question.answer].text) in body_text(answered)
             assert ("qz:n:" in json.dumps(answered)) == (not last)
 
@@ -140,7 +103,7 @@ def test_the_longest_question_in_every_locale(catalog: Catalog) -> None:
     )
     for loc in i18n.LOCALES:
         view = question_view(bank, question, loc)
-        for rendered in (view, feedback(view, question, last=True)):
+        for rendered in (view, feedback(view, question, False, last=True)):
             payload = checked(rendered)
             assert escape(i18n.pick(question.prompt, loc)) in body_text(payload)
 
