@@ -12,6 +12,7 @@ import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
+from importlib import resources
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -390,7 +391,8 @@ def load_catalog(directories: Iterable[Path]) -> Catalog:
     return Catalog(tuple(banks), tuple(errors))
 
 
-SHIPPED_BANKS = Path(__file__).resolve().parent.parent / "banks"
+# banks/ in the repository, installed as the data package bot.shipped_banks (see setup.py).
+SHIPPED_BANKS = Path(str(resources.files("bot.shipped_banks")))
 
 
 def default_directories(environ: Mapping[str, str] = os.environ) -> list[Path]:

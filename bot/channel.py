@@ -13,9 +13,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol
 
-from . import codec, i18n, metrics, scoring
+from . import codec, i18n, messages, metrics, scoring
 from .banks import Bank, Catalog, Question
-from .channel_messages import CHANNEL_CATALOG
 from .clock import Clock
 from .competition import Competition
 from .daily import (
@@ -94,7 +93,7 @@ def _refusal(caller: Caller, kind: str, usage: str, **values: object) -> Notice:
     """A bad argument: what is wrong, then the command's usage in the caller's platform's
     own syntax (``discord_daily_usage`` on Discord, ``daily_usage`` elsewhere)."""
     platform_usage = f"{caller.scope.platform}_{usage}"
-    usage_key = platform_usage if platform_usage in CHANNEL_CATALOG else usage
+    usage_key = platform_usage if messages.has(platform_usage) else usage
     text = f"{t(caller.locale, kind, **values)}\n{t(caller.locale, usage_key)}"
     return Notice(caller.locale, kind, text)
 

@@ -13,7 +13,7 @@ from .banks import Bank, Catalog
 from .channel import ChannelPlay
 from .clock import Clock, SystemClock, period_key
 from .health import Health
-from .messages import CATALOG, t
+from .messages import has, t
 from .refs import PlayerRef, ScopeRef
 from .runs import LETTERS, Run, check_answer, new_run_id, plan_run
 from .store import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
@@ -308,7 +308,7 @@ def topic_list(
         tuple(_topic(b, locale) for b in catalog.banks),
         unknown,
         suggestion,
-        usage if usage in CATALOG else "usage",
+        usage if has(usage) else "usage",
     )
 
 

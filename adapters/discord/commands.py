@@ -13,9 +13,8 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot import i18n, race
-from bot.channel_messages import CHANNEL_CATALOG
 from bot.engine import PERIODS
-from bot.messages import CATALOG, t
+from bot.messages import t
 
 from .handlers import COMPETITION, Handlers, timezone_choices, try_again
 
@@ -38,7 +37,7 @@ class CatalogTranslator(app_commands.Translator):
         language = i18n.supported(locale.value)
         if key is None or language in (None, i18n.DEFAULT_LOCALE):
             return None
-        return (CATALOG.get(key) or CHANNEL_CATALOG[key]).get(language)
+        return t(language, key)
 
 
 def choices(*values: str, prefix: str) -> list[app_commands.Choice[str]]:

@@ -108,7 +108,7 @@ async def test_a_daily_question_from_the_admin_command_to_its_reveal(
     ada = private(await slack.click(labels[right], "U1", message_ts=post.ts))
     grace = private(await slack.click(labels[wrong], "U2", message_ts=post.ts))
     asha = private(await slack.click(labels[right], "UHI", message_ts=post.ts))
-    assert "✅ Right!" in ada and "Daily streak: 1 day(s)." in ada
+    assert "✅ Right!" in ada and "Daily streak: 1 day." in ada
     assert question.explanation["en"] in ada and "Read more: https://" in ada
     assert "❌ Not quite." in grace and f"Right answer: {right}. " in grace
     assert "✅ सही!" in asha  # her own language, though the channel's post is in English
