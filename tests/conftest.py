@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import os
 import shutil
+import socket
 import subprocess
 import sys
 from collections.abc import AsyncIterator, Iterator, Mapping
@@ -28,6 +29,14 @@ def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     errors = [r for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
     if errors:
         pytest.fail("ERROR log records: " + "; ".join(r.getMessage() for r in errors))
+
+
+@pytest.fixture
+def unused_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on (bound, then closed)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 @pytest.fixture

@@ -5,13 +5,16 @@ Discord when the commands changed."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import logging
 import re
+import time
 from dataclasses import dataclass
 from typing import Any
 
+import aiohttp
 import discord
 import yarl
 
@@ -20,8 +23,9 @@ from bot.engine import Engine
 
 from .commands import CatalogTranslator, build_tree
 from .handlers import ACK_BUDGET, PLATFORM, Handlers
+from .outage import LIBRARY_LOGGER, OutageFilter
 from .publisher import DiscordPublisher
-from .settings import Settings
+from .settings import Settings, SettingsError
 
 log = logging.getLogger(__name__)
 
@@ -104,9 +108,39 @@ class QuizClient(discord.Client):
         self.tree = build_tree(self, self.handlers)
         self._guild = discord.Object(settings.guild_id) if settings.guild_id else None
         self._online = False  # connected to the gateway, as far as we know
+        self._down_since: float | None = None  # monotonic time the outage began
+        self._outages = OutageFilter()
         engine.health.set_platform(PLATFORM, False)  # not ready until connected
         if self._guild:
             self.tree.copy_global_to(guild=self._guild)
+
+    async def start(self, token: str, *, reconnect: bool = True) -> None:
+        """Log in and stay connected. Discord unreachable at start (API or gateway) is a
+        SettingsError: one line for the operator, not a reconnect loop."""
+        library = logging.getLogger(LIBRARY_LOGGER)
+        failed = self._outages.arm()
+        library.addFilter(self._outages)
+        try:
+            try:
+                await self.login(token)
+            except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+                raise SettingsError(
+                    self._unreachable("API", discord.http.Route.BASE, exc)
+                ) from None
+            connecting = asyncio.ensure_future(self.connect(reconnect=reconnect))
+            await asyncio.wait({connecting, failed}, return_when=asyncio.FIRST_COMPLETED)
+            if failed.done() and not self._outages.connected_once:
+                connecting.cancel()
+                gateway = self.settings.gateway_url or "wss://gateway.discord.gg"
+                raise SettingsError(self._unreachable("gateway", gateway, failed.result()))
+            await connecting
+        finally:
+            library.removeFilter(self._outages)
+
+    @staticmethod
+    def _unreachable(what: str, url: str, exc: BaseException) -> str:
+        reason = str(exc) or type(exc).__name__
+        return f"cannot reach Discord's {what} at {url} ({reason}): check the network"
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(QuizButton)
@@ -129,14 +163,22 @@ class QuizClient(discord.Client):
         await super().close()
 
     async def on_ready(self) -> None:
-        self._online = True
-        self.engine.health.set_platform(PLATFORM, True)
-        log.info("connected to Discord as %s (id %s)", self.user, self.user and self.user.id)
+        if self._back():
+            log.info("connected to Discord as %s (id %s)", self.user, self.user and self.user.id)
 
     async def on_resumed(self) -> None:
-        self._online = True
+        if self._back():
+            log.info("resumed the Discord session")
+
+    def _back(self) -> bool:
+        """Online again; True when this ends no outage (an outage ends with its own line)."""
+        self._online = self._outages.connected_once = True
         self.engine.health.set_platform(PLATFORM, True)
-        log.info("resumed the Discord session")
+        if self._down_since is None:
+            return True
+        log.info("Discord is back after %.0f s", time.monotonic() - self._down_since)
+        self._down_since = None
+        return False
 
     async def on_disconnect(self) -> None:
         # discord.py reconnects by itself and dispatches this on every failed attempt
@@ -146,6 +188,7 @@ class QuizClient(discord.Client):
         self.engine.health.set_platform(PLATFORM, False)
         if self._online:
             self._online = False
+            self._down_since = time.monotonic()
             log.warning("lost the connection to Discord's gateway: reconnecting")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:

@@ -4,11 +4,13 @@ Discord: what each player sees and what is on disk."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from pathlib import Path
 
 import pytest
 
-from adapters.discord.client import QuizClient
+from adapters.discord.client import QuizClient, use_endpoints
+from adapters.discord.settings import Settings, SettingsError
 from bot import scoring
 from bot.banks import Catalog, Question
 from bot.engine import Engine
@@ -262,3 +264,45 @@ async def test_a_restart_mid_burst_counts_every_answer_exactly_once(
     rows = answers_on_disk(db)
     assert sorted(row[2] for row in rows) == sorted(p.id for p in players)
     assert {row[1:2] + row[3:] for row in rows} == {(0, first_question.answer, 1, points)}
+
+
+# --- an unreachable Discord ---------------------------------------------------------------
+
+
+async def test_a_gateway_down_for_a_while_is_one_warning_and_one_info(
+    fake: FakeDiscord,
+    bot: QuizClient,
+    health: list[bool],
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    caplog.set_level(logging.INFO)
+    port = int(fake.url.rsplit(":", 1)[1])
+    health.clear()
+    await fake.stop()  # every reconnect attempt is refused until it is back
+    await asyncio.sleep(5)
+    await fake.start(port)
+    await fake.settled(lambda: health[-1:] == [True], timeout=60)
+    records = caplog.get_records("call")
+    assert [r.getMessage() for r in records if r.levelno >= logging.ERROR] == []
+    assert warnings(caplog) == ["lost the connection to Discord's gateway: reconnecting"]
+    infos = [r.getMessage() for r in records if r.levelno == logging.INFO]
+    assert len([m for m in infos if m.startswith("Discord is back after ")]) == 1
+    assert not any(r.exc_info for r in records if r.levelno >= logging.INFO)
+
+
+@pytest.mark.parametrize("down", ["api", "gateway"])
+async def test_discord_unreachable_at_start_is_one_line(
+    fake: FakeDiscord, engine: Engine, unused_port: int, down: str
+) -> None:
+    closed = f"{'http' if down == 'api' else 'ws'}://127.0.0.1:{unused_port}"
+    environ = {**fake.environ()}
+    environ["DISCORD_API_BASE_URL" if down == "api" else "DISCORD_GATEWAY_URL"] = closed
+    settings = Settings.from_environ(environ)
+    use_endpoints(settings)
+    client = QuizClient(engine, settings)
+    with pytest.raises(SettingsError) as raised:
+        await asyncio.wait_for(client.start(settings.token), timeout=30)
+    await client.close()
+    what = "API" if down == "api" else "gateway"
+    assert str(raised.value).startswith(f"cannot reach Discord's {what} at {closed}")
+    assert "\n" not in str(raised.value)
