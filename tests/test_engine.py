@@ -101,13 +101,17 @@ async def test_replaying_a_bank_does_not_farm_points(engine: Engine) -> None:
     assert second.summary and second.summary.points == 0
     board = await engine.leaderboard(ANA, TEAM, "en", topic="tiny")
     assert isinstance(board, Leaderboard)
-    assert [(r.name, r.points, r.answered) for r in board.rows] == [("Ana", 30, 4)]
+    # The board counts first attempts, like its points: practice is not "answered".
+    assert [(r.name, r.points, r.correct, r.answered) for r in board.rows] == [("Ana", 30, 2, 2)]
 
 
 async def test_first_attempt_counts_even_when_wrong(engine: Engine) -> None:
     await play(engine, ANA, "tiny", right=False)
     retry = await play(engine, ANA, "tiny", right=True)
     assert retry.summary and retry.summary.points == 0
+    assert (retry.summary.correct, retry.summary.total) == (2, 2)  # this run: both right
+    stats = await engine.stats(ANA, TEAM, "en")
+    assert [(r.answered, r.correct, r.points) for r in stats.rows] == [(2, 0, 0)]  # first tries
 
 
 async def test_quiz_length_draws_a_subset(engine: Engine) -> None:

@@ -193,7 +193,8 @@ def record_answers(
             run.id, run.position, run.player.platform, run.scope.workspace_id, run.player.id,
             run.bank_id, record.question_id, record.choice, int(record.correct), points, record.at,
         ))  # fmt: skip
-        credits.append((run.player, run.scope, run.bank_id, points, record.correct, record.at))
+        if not practice:  # boards count first attempts, like the points they show
+            credits.append((run.player, run.scope, run.bank_id, points, record.correct, record.at))
         progress.append((int(record.correct), points, record.at, run.id))
         results[i] = Recorded(points, practice, False, record.choice, record.correct)
     db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?)", answers)
