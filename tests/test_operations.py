@@ -4,6 +4,7 @@ database check, backup and migration, and deploy files that match the code."""
 from __future__ import annotations
 
 import json
+import shutil
 import sqlite3
 import subprocess
 import sys
@@ -15,7 +16,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from adapters.cli import parser
 from adapters.ops import ops_app
 from bot import metrics
-from bot.banks import load_catalog, reload_catalog
+from bot.banks import Catalog, load_catalog, reload_catalog
 from bot.config import SETTINGS, load_config
 from bot.engine import Engine
 from bot.store import MIGRATIONS, Store, integrity_problems
@@ -158,6 +159,27 @@ async def test_db_check_backup_and_a_corrupt_file(tmp_path: Path, engine: Engine
     opened = run_quizbot("leaderboard", "--db", str(corrupt))
     assert opened.returncode == 1 and "Traceback" not in opened.stderr
     assert "cannot open the database" in opened.stderr
+
+
+async def test_db_check_leaves_no_files_and_reads_a_read_only_copy(
+    tmp_path: Path, catalog: Catalog, immutable: list[Path]
+) -> None:
+    db = tmp_path / "quiz.db"
+    store = await Store.open(db)
+    await Engine(catalog, store).start_quiz(ANA, TEAM, "tiny", "en")
+    await store.close()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    check = run_quizbot("db", "check", "--db", str(db))
+    assert check.returncode == 0 and check.stdout == f"{db}: ok\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == before  # no -wal or -shm left
+    shelf = tmp_path / "shelf"
+    shelf.mkdir()
+    copy = shelf / "copy.db"
+    shutil.copy(db, copy)
+    make_immutable(immutable, copy, shelf)  # nothing can be written there, even by root
+    readonly = run_quizbot("db", "check", "--db", str(copy))
+    assert readonly.returncode == 0, readonly.stderr
+    assert readonly.stdout == f"{copy}: ok\n"
 
 
 async def test_the_first_schema_version_migrates_with_its_data(tmp_path: Path, catalog) -> None:  # type: ignore[no-untyped-def]

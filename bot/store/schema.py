@@ -204,8 +204,11 @@ def integrity_problems(path: Path) -> list[str]:
     """What ``PRAGMA integrity_check`` finds in a database file (empty: it is sound)."""
     if not path.exists():
         return [f"{path}: no such file"]
+    # With no write-ahead log beside it the database is closed (a running bot keeps one):
+    # read it as immutable, which creates no -wal/-shm files and works on a read-only copy.
+    closed = not Path(f"{path}-wal").exists()
     try:
-        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable={int(closed)}", uri=True)
         try:
             rows = [row[0] for row in db.execute("PRAGMA integrity_check")]
         finally:
