@@ -1,4 +1,4 @@
-"""The ``quizbot`` command line."""
+"""quizbot: quizzes for ML engineering teams, on Slack, Discord and in the terminal."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from importlib.metadata import version
 from pathlib import Path
 from types import ModuleType
 
@@ -20,9 +21,11 @@ from bot.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catalog
 from bot.config import Config, load_config
 from bot.engine import PERIODS, Engine, topic_list
 from bot.export import export
+from bot.messages import t
 from bot.plain import render
 from bot.process import tune_gc
 from bot.store import Store, StoreError, integrity_problems
+from bot.views import TopicList
 
 from . import console
 from .errors import SetupError
@@ -30,6 +33,11 @@ from .ops import serve_ops
 
 log = logging.getLogger("quizbot")
 PLATFORMS = ("slack", "discord")
+NO_PLATFORM = (
+    "no chat platform is configured: set SLACK_BOT_TOKEN (with SLACK_APP_TOKEN, or"
+    " SLACK_SIGNING_SECRET for --http) for Slack, or DISCORD_TOKEN for Discord"
+    " (see deploy/.env.example)"
+)
 
 
 def _config() -> Config:
@@ -41,10 +49,15 @@ def _config() -> Config:
 
 
 def _catalog(config: Config | None = None, report: bool = True) -> Catalog:
-    catalog = load_catalog([SHIPPED_BANKS, *(config or _config()).banks])
+    """The banks; none at all is a setup error (a bot without questions must not start)."""
+    directories = [SHIPPED_BANKS, *(config or _config()).banks]
+    catalog = load_catalog(directories)
     if report:
         for error in catalog.errors:
             print(f"warning: skipped a broken bank: {error}", file=sys.stderr)
+    if not catalog.banks:
+        where = ", ".join(str(d) for d in directories)
+        raise SetupError(f"no question banks found (looked in {where})", exit_code=2)
     return catalog
 
 
@@ -65,16 +78,27 @@ async def _with_engine(db: str | None, work):  # type: ignore[no-untyped-def]
         await store.close()
 
 
+def _terminal_locale(asked: str | None) -> str:
+    """``--lang``, else the POSIX locale, else QUIZBOT_DEFAULT_LANG: the order a chat
+    platform uses (the player's choice, their client's language, the default)."""
+    posix = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG")
+    return i18n.choose(asked, posix, default=_config().default_lang)
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     player = console.terminal_player(args.player or getpass.getuser() or "player")
-    locale = i18n.choose(args.lang, os.environ.get("LANG"))
+    locale = _terminal_locale(args.lang)
 
     async def work(engine: Engine) -> int:
         return await console.play(
             engine, args.topic, player, locale, questions=args.questions, new=args.new
         )
 
-    return asyncio.run(_with_engine(args.db, work))
+    try:
+        return asyncio.run(_with_engine(args.db, work))
+    except KeyboardInterrupt:  # Ctrl-C: every answer given is already on disk
+        console.Terminal(locale).stopped()
+        return 130
 
 
 def _platform(name: str) -> ModuleType:
@@ -84,13 +108,19 @@ def _platform(name: str) -> ModuleType:
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    names = PLATFORMS if args.platform in ("all", "auto") else (args.platform,)
-    if args.platform == "auto":
-        names = tuple(n for n in PLATFORMS if _platform(n).configured(os.environ))
-        if not names:
-            return _run_terminal(args)
     if args.platform == "terminal":
         return _run_terminal(args)
+    names = (args.platform,)
+    if args.platform in ("all", "auto"):
+        names = tuple(n for n in PLATFORMS if _platform(n).configured(os.environ))
+    if not names:
+        if args.platform == "auto" and sys.stdin.isatty():
+            return _run_terminal(args)
+        # A container or a service with its tokens forgotten: say so and fail, rather
+        # than quiz an empty standard input and "succeed" in a restart loop.
+        terminal = ", and standard input is not a terminal" if args.platform == "auto" else ""
+        print(f"quizbot: {NO_PLATFORM}{terminal}", file=sys.stderr)
+        return 2
     platforms = [_platform(n) for n in names]
     problems = [line for p in platforms for line in p.settings_problems(os.environ, args)]
     if problems:
@@ -138,15 +168,23 @@ def _reload_banks(engine: Engine, config: Config) -> None:
 
 
 def _run_terminal(args: argparse.Namespace) -> int:
-    print("No chat platform is configured: starting a quiz in the terminal.\n")
+    locale = _terminal_locale(None)
+    out = console.Terminal(locale)
+    out.say(t(locale, "terminal_no_platform") + "\n")
     catalog = _catalog()
     topic = args.topic
     if not topic:
-        print(render(topic_list(catalog, i18n.choose(os.environ.get("LANG")), None, "terminal")))
-        first = catalog.banks[0].id if catalog.banks else ""
-        topic = first
+        out.say(render(topic_list(catalog, locale, None, "terminal")))
+        topic = first = catalog.banks[0].id
         if sys.stdin.isatty():
-            topic = input(f"\nTopic [{first}]: ").strip() or first
+            try:
+                topic = input("\n" + t(locale, "terminal_topic_prompt", default=first)).strip()
+            except EOFError:  # Ctrl-D: like q
+                topic = "q"
+            if topic.lower() in console.STOP_WORDS:
+                out.stopped()
+                return 0
+            topic = topic or first
     args.topic, args.player, args.lang, args.questions, args.new = topic, None, None, None, False
     return _cmd_play(args)
 
@@ -222,16 +260,27 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
 
     async def work(engine: Engine) -> int:
         board = await engine.leaderboard(
-            player, console.SCOPE, i18n.choose(args.lang), args.period, args.bank
+            player, console.SCOPE, _terminal_locale(args.lang), args.period, args.bank
         )
         print(render(board))
-        return 0
+        return 2 if isinstance(board, TopicList) else 0  # an unknown --bank
 
     return asyncio.run(_with_engine(args.db, work))
 
 
+def _positive(raw: str) -> int:
+    try:
+        value = int(raw)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a whole number ≥ 1, not '{raw}'")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="quizbot", description=__doc__)
+    top.add_argument("--version", action="version", version=f"quizbot {version('quizbot')}")
     sub = top.add_subparsers(dest="command", required=True)
 
     def db_option(p: argparse.ArgumentParser) -> None:
@@ -241,7 +290,9 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("topic", help="bank id, alias or title, e.g. offloading")
     play.add_argument("--lang", choices=i18n.LOCALES, help="language (default: from $LANG)")
     play.add_argument("--player", help="your name on the leaderboard (default: login name)")
-    play.add_argument("--questions", type=int, help="play N questions drawn at random")
+    play.add_argument(
+        "--questions", type=_positive, metavar="N", help="play N questions drawn at random"
+    )
     play.add_argument("--new", action="store_true", help="start over instead of continuing")
     db_option(play)
     play.set_defaults(func=_cmd_play)
@@ -303,11 +354,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     try:
         return args.func(args)
-    except (StoreError, SetupError) as exc:
+    except SetupError as exc:
+        print(f"quizbot: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except StoreError as exc:
         print(f"quizbot: {exc}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
+        print(file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`quizbot banks export | head`): end quietly, and keep the
+        # interpreter's final flush from raising again on the closed pipe.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE, as a shell reports a tool the pipe closed on
 
 
 if __name__ == "__main__":

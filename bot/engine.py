@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 import random
 import time
+from dataclasses import replace
 
 from . import codec, i18n, metrics, scoring
 from .banks import Bank, Catalog
@@ -107,7 +108,10 @@ class Engine:
         open_id = await self.store.open_run_id(player, scope, bank.id) if resume else None
         previous = await self.store.load_run(open_id) if open_id else None
         if previous is not None:
-            return self._question_view(previous, bank)
+            if previous.locale != locale:  # continue in the language asked for now
+                previous = replace(previous, locale=locale)
+                await self.store.set_run_locale(previous)
+            return replace(self._question_view(previous, bank), resumed=True)
         run = plan_run(
             bank,
             player,
@@ -275,6 +279,7 @@ class Engine:
             topic_title=i18n.pick(bank.title, locale) if bank else None,
             rows=tuple(_leader_row(row) for row in standing.rows),
             you=_leader_row(standing.you) if standing.you else None,
+            empty_key=platform_key("leaderboard_empty", player.platform),
         )
 
     async def stats(self, player: PlayerRef, scope: ScopeRef, locale: str) -> Stats:
@@ -302,14 +307,19 @@ def topic_list(
     is the platform's own (``terminal_usage``, ``discord_usage``) where there is one."""
     near = catalog.closest(unknown) if unknown is not None else None
     suggestion = _topic(near, locale) if near else None
-    usage = f"{platform}_usage"
     return TopicList(
         locale,
         tuple(_topic(b, locale) for b in catalog.banks),
         unknown,
         suggestion,
-        usage if has(usage) else "usage",
+        platform_key("usage", platform),
     )
+
+
+def platform_key(key: str, platform: str | None) -> str:
+    """The platform's own variant of a message (``terminal_usage``), where there is one."""
+    own = f"{platform}_{key}"
+    return own if platform and has(own) else key
 
 
 def _leader_row(row: TotalRow) -> LeaderRow:

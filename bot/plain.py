@@ -139,7 +139,7 @@ def you_line(view: Leaderboard) -> str:
 def _leaderboard(view: Leaderboard) -> str:
     lines = [leaderboard_title(view)]
     if not view.rows:
-        lines.append(t(view.locale, "leaderboard_empty"))
+        lines.append(t(view.locale, view.empty_key))
     for row in view.rows:
         detail = t(view.locale, "leaderboard_row", points=row.points, correct=row.correct,
                    answered=row.answered)  # fmt: skip

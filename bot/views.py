@@ -24,6 +24,7 @@ class QuestionView:
     prompt: str
     choices: tuple[ChoiceView, ...]
     difficulty: str
+    resumed: bool = False  # continues a run the player left unfinished
 
 
 @dataclass(frozen=True)
@@ -100,6 +101,7 @@ class Leaderboard:
     you: LeaderRow | None
     competition: str | None = None  # the competition's name, for its standings
     final: bool = False  # a competition's final standings
+    empty_key: str = "leaderboard_empty"  # what an empty board says, in the platform's syntax
 
 
 @dataclass(frozen=True)

@@ -47,7 +47,7 @@ from bot.views import (
 
 @dataclass(frozen=True)
 class Limits:
-    """Discord's message limits (see PLATFORM_LIMITS.md)."""
+    """Discord's message limits (see docs/PLATFORM_LIMITS.md)."""
 
     content: int = 2000
     embeds_total: int = 6000  # across all embeds of a message
@@ -345,7 +345,7 @@ def _leaderboard(view: Leaderboard, personal: bool = True) -> Reply:
         )
         for row in _safe_rows(view.rows)
     ]
-    description = "\n".join(rows) or t(view.locale, "leaderboard_empty")
+    description = "\n".join(rows) or t(view.locale, view.empty_key)
     embed = _embed(title, description, GOLD, footer=you_line(view) if personal else None)
     return Reply(embeds=_bounded(embed))
 

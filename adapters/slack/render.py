@@ -51,7 +51,7 @@ from bot.views import (
 
 @dataclass(frozen=True)
 class Limits:
-    """Slack's limits for a message (see PLATFORM_LIMITS.md)."""
+    """Slack's limits for a message (see docs/PLATFORM_LIMITS.md)."""
 
     blocks: int = 50
     text_object: int = 3000  # a section's or context element's mrkdwn text
@@ -300,7 +300,7 @@ def _leaderboard(view: Leaderboard) -> list[Block]:
             )
         )
         for row in view.rows
-    ] or [escape(t(view.locale, "leaderboard_empty"))]
+    ] or [escape(t(view.locale, view.empty_key))]
     blocks = [_heading(plain.leaderboard_title(view)), *_sections("\n".join(rows))]
     if not view.final:  # final standings are posted in the channel: there is no "you"
         blocks += _context(escape(plain.you_line(view)))

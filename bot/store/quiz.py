@@ -42,6 +42,15 @@ class QuizTables(StoreBase):
         self._runs.put(run.id, run)
         self.runs_in_progress += 1
 
+    async def set_run_locale(self, run: Run) -> None:
+        """The run continues in another language (the player asked for it on resuming)."""
+
+        def work(db: sqlite3.Connection) -> None:
+            db.execute("UPDATE runs SET locale = ? WHERE run_id = ?", (run.locale, run.id))
+
+        await self._write(work)
+        self._runs.put(run.id, run)
+
     async def record_answer(self, record: AnswerRecord) -> Recorded:
         """Write one answer with its totals and run progress; a repeat of an answered
         position changes nothing and reports the answer on record. Answers that arrive

@@ -1,0 +1,157 @@
+"""The terminal adapter under a real pseudo-terminal: Ctrl-C, Ctrl-D and wrapping at the
+terminal's width, as a person at a keyboard meets them."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import select
+import signal
+import struct
+import sys
+import termios
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import yaml
+from wcwidth import wcswidth
+
+ROOT = Path(__file__).resolve().parents[1]
+PROMPTS = {"en": "q to stop] > ", "hi": "रोकने के लिए q] > ", "bn": "থামাতে q] > "}
+STOPPED = {
+    "en": "Stopped. Your progress is saved: run the same command to continue.",
+    "hi": "रोक दिया। आपकी प्रगति सेव है: जारी रखने के लिए वही कमांड फिर से चलाएँ।",
+    "bn": "থামানো হলো। আপনার অগ্রগতি সেভ করা আছে: চালিয়ে যেতে একই কমান্ড আবার চালান।",
+}
+
+
+class Session:
+    """``quizbot`` on a pseudo-terminal of a given size."""
+
+    def __init__(self, args: list[str], env: dict[str, str], columns: int = 80) -> None:
+        pid, fd = pty.fork()
+        if pid == 0:  # the child: the pty is its controlling terminal
+            fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
+            os.execve(sys.executable, [sys.executable, "-m", "adapters.cli", *args], env)
+        self.pid, self.fd, self.output = pid, fd, ""
+        self.status: int | None = None
+
+    def read_until(self, text: str, timeout: float = 30) -> str:
+        deadline = time.monotonic() + timeout
+        while text not in self.output:
+            left = deadline - time.monotonic()
+            assert left > 0, f"never saw {text!r} in:\n{self.output}"
+            ready, _, _ = select.select([self.fd], [], [], left)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                except OSError:  # the child closed the terminal
+                    chunk = b""
+                assert chunk, f"the program ended before {text!r}:\n{self.output}"
+                self.output += chunk.decode("utf-8", "replace").replace("\r", "")
+        return self.output
+
+    def send(self, data: bytes) -> None:
+        os.write(self.fd, data)
+
+    def exit_code(self, timeout: float) -> int:
+        """Waits for the program to end, reading what it still says; fails past timeout."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pid, status = os.waitpid(self.pid, os.WNOHANG)
+            ready, _, _ = select.select([self.fd], [], [], 0.05)
+            if ready:
+                try:
+                    chunk = os.read(self.fd, 65536)
+                    self.output += chunk.decode("utf-8", "replace").replace("\r", "")
+                except OSError:
+                    pass
+            if pid:
+                self.status = os.waitstatus_to_exitcode(status)
+                return self.status
+        raise AssertionError(f"still running {timeout} s later:\n{self.output}")
+
+    def close(self) -> None:
+        if self.status is None:
+            os.kill(self.pid, signal.SIGKILL)
+            os.waitpid(self.pid, 0)
+        os.close(self.fd)
+
+
+@pytest.fixture
+def session(tmp_path: Path) -> Iterator[type[Session]]:
+    started: list[Session] = []
+
+    def start(*args: str, lang: str = "en") -> Session:
+        env = {
+            "PATH": os.environ["PATH"],
+            "HOME": str(tmp_path),
+            "LANG": "C.UTF-8",
+            "QUIZBOT_DB": str(tmp_path / "quiz.db"),
+            "QUIZBOT_DEFAULT_LANG": lang,
+            "PYTHONPATH": str(ROOT),
+        }
+        started.append(Session(list(args), env))
+        return started[-1]
+
+    yield start  # type: ignore[misc]
+    for one in started:
+        one.close()
+
+
+def test_ctrl_c_stops_at_once_with_the_saved_progress_line(session: type[Session]) -> None:
+    quiz = session("play", "offloading")
+    quiz.read_until(PROMPTS["en"])
+    quiz.send(b"\x03")  # Ctrl-C: the terminal sends SIGINT
+    assert quiz.exit_code(timeout=5) == 130
+    assert STOPPED["en"] in quiz.output
+    assert "Traceback" not in quiz.output
+
+
+def test_ctrl_d_at_the_answer_prompt_is_like_q(session: type[Session]) -> None:
+    quiz = session("play", "offloading")
+    quiz.read_until(PROMPTS["en"])
+    quiz.send(b"\x04")  # Ctrl-D: end of input
+    assert quiz.exit_code(timeout=5) == 0
+    assert STOPPED["en"] in quiz.output and "Traceback" not in quiz.output
+
+
+def test_ctrl_d_at_the_topic_prompt_is_like_q(session: type[Session]) -> None:
+    run = session("run")
+    run.read_until("Topic [")
+    run.send(b"\x04")
+    assert run.exit_code(timeout=5) == 0
+    assert (
+        STOPPED["en"] in run.output
+        and "Traceback" not in run.output
+        and "Error" not in (run.output)
+    )
+
+
+def _explanations() -> list[dict[str, str]]:
+    bank = yaml.safe_load((ROOT / "banks" / "offloading.yaml").read_text(encoding="utf-8"))
+    return [q["explanation"] for q in bank["questions"]]
+
+
+@pytest.mark.parametrize("lang", ["en", "hi", "bn"])
+def test_text_is_wrapped_to_80_columns_at_spaces(session: type[Session], lang: str) -> None:
+    quiz = session("play", "offloading", lang=lang)
+    quiz.read_until(PROMPTS[lang])
+    quiz.send(b"A\r")
+    quiz.read_until(PROMPTS[lang])
+    quiz.send(b"q\r")
+    assert quiz.exit_code(timeout=10) == 0
+    assert STOPPED[lang] in " ".join(quiz.output.split())
+    lines = quiz.output.split("\n")
+    too_wide = [line for line in lines if wcswidth(line) > 80]
+    assert too_wide == []
+    # The explanation shown is whole: words joined again by the wrapping's spaces.
+    flat = " ".join(quiz.output.split())
+    shown = [e[lang] for e in _explanations() if " ".join(e[lang].split()) in flat]
+    assert len(shown) == 1, "one explanation, every word intact"
+    assert max(wcswidth(line) for line in lines) > 60, "long lines are filled, not chopped"
+    assert not re.search(r"[A-Za-z]{2,}-\n", quiz.output), "no word broken at a hyphen"
