@@ -195,8 +195,10 @@ async def test_the_first_schema_version_migrates_with_its_data(tmp_path: Path, c
         board = await engine.leaderboard(ANA, TEAM, "en")
         assert isinstance(board, Leaderboard)
         assert [(r.name, r.points) for r in board.rows] == [("Ana", 10)]
-        # The run in progress continues where it stopped, in its language.
-        resumed = await engine.start_quiz(ANA, TEAM, "offloading", "en", resume=True)
+        # The run in progress kept its language and continues where it stopped.
+        kept = await store.load_run("a1b2c3d4e5f60718")
+        assert kept is not None and (kept.locale, kept.position) == ("hi", 1)
+        resumed = await engine.start_quiz(ANA, TEAM, "offloading", "hi", resume=True)
         assert isinstance(resumed, QuestionView)
         assert (resumed.number, resumed.locale, resumed.run_id) == (2, "hi", "a1b2c3d4e5f60718")
         assert await store.player_locale("slack", "U2") == "bn"

@@ -91,7 +91,10 @@ async def test_a_run_resumes_after_reopening(tmp_path: Path, catalog: Catalog) -
     assert (nxt.number, nxt.locale, nxt.run_id) == (2, "hi", view.run_id)
     resumed = await engine.start_quiz(ANA, TEAM, "offloading", "en", resume=True)
     assert isinstance(resumed, QuestionView) and resumed.run_id == view.run_id
-    assert [c.text for c in resumed.choices] == [c.text for c in nxt.choices]
+    # The same question and order, in the language asked for now.
+    assert (resumed.number, resumed.locale, resumed.resumed) == (2, "en", True)
+    assert [c.action_id for c in resumed.choices] == [c.action_id for c in nxt.choices]
+    assert [c.text for c in resumed.choices] != [c.text for c in nxt.choices]
     await reopened.close()
 
 
