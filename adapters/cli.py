@@ -21,6 +21,7 @@ from bot.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catalog
 from bot.config import Config, load_config
 from bot.engine import PERIODS, Engine, topic_list
 from bot.export import export
+from bot.lint import lint, load_rules, rate_table
 from bot.messages import t
 from bot.plain import render
 from bot.process import tune_gc
@@ -240,6 +241,30 @@ def _cmd_banks_check(args: argparse.Namespace) -> int:
     return 1 if catalog.errors or missing else 0
 
 
+def _cmd_banks_lint(args: argparse.Namespace) -> int:
+    paths = [Path(p) for p in args.paths] or [SHIPPED_BANKS, *_config().banks]
+    catalog = load_catalog(paths)
+    for error in catalog.errors:
+        print(error, file=sys.stderr)
+    if catalog.errors:
+        print("fix what 'quizbot banks check' reports first", file=sys.stderr)
+        return 1
+    rules = load_rules(SHIPPED_BANKS / "lint")
+    report = lint(catalog.banks, rules)
+    for finding in report.findings:
+        print(finding)
+    print("\n".join(["", *rate_table(report, rules.seed_banks)]))
+    if report.notes:
+        print("\nSeed banks (their choices are the seeds' own; reported apart, not failing):")
+        for note in report.notes:
+            print(f"  {note}")
+    questions = sum(len(b.questions) for b in catalog.banks)
+    print(
+        f"\n{len(catalog.banks)} bank(s), {questions} questions; {len(report.findings)} finding(s)"
+    )
+    return 1 if report.findings else 0
+
+
 def _cmd_banks_export(args: argparse.Namespace) -> int:
     catalog = _catalog()
     banks = list(catalog.banks)
@@ -320,6 +345,11 @@ def parser() -> argparse.ArgumentParser:
     check = banks_sub.add_parser("check", help="validate bank files (default: all banks)")
     check.add_argument("paths", nargs="*", help="bank files or directories")
     check.set_defaults(func=_cmd_banks_check)
+    lint_cmd = banks_sub.add_parser(
+        "lint", help="check question quality: cues, leaks, languages, glossary, sources"
+    )
+    lint_cmd.add_argument("paths", nargs="*", help="bank files or directories")
+    lint_cmd.set_defaults(func=_cmd_banks_lint)
     exp = banks_sub.add_parser("export", help="print banks as JSON")
     exp.add_argument("--format", choices=["json"], default="json")
     exp.add_argument("ids", nargs="*", help="bank ids (default: all)")

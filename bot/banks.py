@@ -50,6 +50,7 @@ class Question:
     references: tuple[str, ...]
     difficulty: str = "medium"
     tags: tuple[str, ...] = ()
+    line: int = field(default=0, compare=False)  # where it starts in its file, for reports
 
 
 @dataclass(frozen=True)
@@ -248,6 +249,7 @@ class _Reader:
             references=references,
             difficulty=difficulty,
             tags=tags,
+            line=node.start_mark.line + 1,
         )
 
     def choices(self, node: Node) -> tuple[dict[str, str], ...]:

@@ -1,0 +1,461 @@
+"""``quizbot banks lint``: what makes a question good or bad, beyond the structure that
+``banks check`` validates. Cues a player could score on without knowing the subject
+(the longest or most hedged choice, absolute words only in wrong choices), one question's
+explanation giving away another's answer, numbers that differ between languages,
+explanations too short or too long, glossary terms, references that are not primary
+sources, and near-duplicate prompts across banks.
+
+The rules' data lives beside the banks in ``banks/lint/``: the glossary and the sources
+(allowed reference hosts, arXiv ids pinned to their titles, the seed banks)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from difflib import SequenceMatcher
+from pathlib import Path
+from statistics import mean
+from urllib.parse import urlparse
+
+import yaml
+
+from .banks import Bank, BankError, Question
+
+LANGUAGES = ("en", "hi", "bn")
+MAX_LONGEST_RATE = 0.35  # new banks overall: the right choice strictly the longest
+MAX_BANK_LONGEST_RATE = 0.5  # any one new bank
+DUPLICATE_PROMPT_RATIO = 0.9
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
+# A sentence ends at . ? ! or the danda, before a space or the end (not in "2.5" or "e.g.").
+_SENTENCE_END = re.compile(r"(?<!\bet al)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.?!।](?=\s|$)")
+_WORD = re.compile(r"[a-z][a-z0-9'-]*|\d+(?:\.\d+)?(?:-[a-z]+)?")  # "16-bit" is one word
+_NUMBER_WORDS = {
+    w: str(i)
+    for i, w in enumerate(
+        [
+            "zero",
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+            "fourteen",
+            "fifteen",
+            "sixteen",
+            "seventeen",
+            "eighteen",
+            "nineteen",
+            "twenty",
+        ]
+    )
+}
+_STOPWORDS = frozenset(
+    [
+        "about",
+        "above",
+        "after",
+        "again",
+        "against",
+        "because",
+        "before",
+        "being",
+        "below",
+        "between",
+        "both",
+        "could",
+        "does",
+        "doing",
+        "during",
+        "each",
+        "every",
+        "few",
+        "from",
+        "further",
+        "have",
+        "having",
+        "here",
+        "into",
+        "itself",
+        "more",
+        "most",
+        "other",
+        "ought",
+        "same",
+        "should",
+        "some",
+        "such",
+        "than",
+        "that",
+        "their",
+        "theirs",
+        "them",
+        "then",
+        "there",
+        "these",
+        "they",
+        "this",
+        "those",
+        "through",
+        "under",
+        "until",
+        "very",
+        "were",
+        "what",
+        "when",
+        "where",
+        "which",
+        "while",
+        "whom",
+        "with",
+        "would",
+        "your",
+        "yours",
+        "only",
+        "also",
+        "just",
+        "than",
+        "each",
+    ]
+)
+
+
+@dataclass(frozen=True)
+class Term:
+    """A glossary entry: the preferred Hindi and Bengali terms for an English one."""
+
+    en: str
+    preferred: Mapping[str, str]
+    forbidden: Mapping[str, tuple[str, ...]]
+    exceptions: tuple[str, ...] = ()  # phrases that contain the word but are not the term
+
+    def used_in(self, english: str) -> bool:
+        for phrase in self.exceptions:
+            english = re.sub(re.escape(phrase), " ", english, flags=re.IGNORECASE)
+        pattern = rf"(?<![\w-]){re.escape(self.en)}(?:s|es)?(?![\w-])"
+        return re.search(pattern, english, re.IGNORECASE) is not None
+
+    def kept_in_latin(self, translated: str) -> bool:
+        """The English term written as it is in a Hindi or Bengali text ("rank-গুলো")."""
+        pattern = rf"(?<![A-Za-z]){re.escape(self.en)}(?:s|es)?(?![A-Za-z])"
+        return re.search(pattern, translated, re.IGNORECASE) is not None
+
+
+@dataclass(frozen=True)
+class Rules:
+    terms: tuple[Term, ...]
+    hosts: tuple[str, ...]  # reference hosts allowed (a host or any of its subdomains)
+    arxiv: Mapping[str, str]  # arXiv id -> the paper's title
+    seed_banks: frozenset[str]  # reported apart: their choices are the seeds' own
+    cue_words: frozenset[str]
+    hedge_words: frozenset[str]
+
+
+def load_rules(directory: Path) -> Rules:
+    glossary = yaml.safe_load((directory / "glossary.yaml").read_text(encoding="utf-8"))
+    sources = yaml.safe_load((directory / "sources.yaml").read_text(encoding="utf-8"))
+    terms = tuple(
+        Term(
+            en=entry["en"],
+            preferred={lang: entry[lang] for lang in ("hi", "bn")},
+            forbidden={lang: tuple(words) for lang, words in entry["forbidden"].items()},
+            exceptions=tuple(entry.get("except", ())),
+        )
+        for entry in glossary["terms"]
+    )
+    return Rules(
+        terms=terms,
+        hosts=tuple(sources["hosts"]),
+        arxiv={str(k): v for k, v in sources["arxiv"].items()},
+        seed_banks=frozenset(sources["seed_banks"]),
+        cue_words=frozenset(sources["cue_words"]),
+        hedge_words=frozenset(sources["hedge_words"]),
+    )
+
+
+@dataclass(frozen=True)
+class Rates:
+    """How a bank's choices could be gamed; each a share of its questions."""
+
+    questions: int
+    longest_right: Mapping[str, float]  # per language: the right choice strictly longest
+    longest_player: float  # the score of a player who always picks the longest choice
+    shortest_player: float  # and of one who always picks the shortest (an overcorrection)
+    hedged_player: float  # the score of one who picks the most hedged choice
+    cue: float  # questions with an absolute word only in wrong choices
+
+
+@dataclass(frozen=True)
+class Report:
+    findings: tuple[BankError, ...]  # each one fails the lint
+    notes: tuple[BankError, ...]  # the seed banks' cue findings, reported apart
+    rates: Mapping[str, Rates]  # by bank id
+    overall: Rates | None  # the new (non-seed) banks together
+
+
+def _words(text: str) -> list[str]:
+    return [_NUMBER_WORDS.get(w, w) for w in _WORD.findall(text.lower())]
+
+
+def _numbers(text: str) -> list[str]:
+    return sorted(_NUMBER.findall(text))
+
+
+def sentences(text: str) -> int:
+    return len(_SENTENCE_END.findall(text.strip()))
+
+
+@dataclass
+class _Linter:
+    rules: Rules
+    findings: list[BankError] = field(default_factory=list)
+    notes: list[BankError] = field(default_factory=list)
+
+    def report(
+        self, bank: Bank, question: Question | None, message: str, note: bool = False
+    ) -> None:
+        line = question.line if question else 1
+        error = BankError(bank.path, line, message, bank.id, question.id if question else None)
+        (self.notes if note else self.findings).append(error)
+
+    def texts(self, question: Question) -> list[tuple[str, Mapping[str, str]]]:
+        return [
+            ("prompt", question.prompt),
+            *((f"choice {i + 1}", c) for i, c in enumerate(question.choices)),
+            ("explanation", question.explanation),
+        ]
+
+    def languages(self, bank: Bank, question: Question) -> None:
+        for name, text in self.texts(question):
+            english = _numbers(text["en"])
+            for lang in ("hi", "bn"):
+                if _numbers(text[lang]) != english:
+                    self.report(
+                        bank,
+                        question,
+                        f"{name}: the numbers in {lang} "
+                        f"{_numbers(text[lang])} differ from English {english}",
+                    )
+            for term in self.rules.terms:
+                if term.used_in(text["en"]):
+                    for lang in ("hi", "bn"):
+                        self.term(bank, question, name, term, lang, text[lang])
+        for lang in LANGUAGES:
+            count = sentences(question.explanation[lang])
+            if not 2 <= count <= 4:
+                self.report(
+                    bank, question, f"explanation ({lang}) has {count} sentences, not 2 to 4"
+                )
+
+    def term(
+        self, bank: Bank, question: Question, name: str, term: Term, lang: str, text: str
+    ) -> None:
+        """A field whose English uses a glossary term: no forbidden rendering of it, and
+        the preferred term (or the English one kept in Latin script)."""
+        for bad in term.forbidden.get(lang, ()):
+            if bad in text:
+                self.report(
+                    bank,
+                    question,
+                    f"{name}: glossary: '{bad}' in {lang}; write"
+                    f" '{term.preferred[lang]}' for '{term.en}'",
+                )
+        if not term.kept_in_latin(text) and term.preferred[lang] not in text:
+            self.report(
+                bank,
+                question,
+                f"{name}: glossary: '{term.en}' is '{term.preferred[lang]}' in {lang}",
+            )
+
+    def references(self, bank: Bank, question: Question) -> None:
+        for url in question.references:
+            host = urlparse(url).netloc.lower()
+            if not any(host == h or host.endswith("." + h) for h in self.rules.hosts):
+                self.report(bank, question, f"reference {url}: not a primary source we allow")
+            elif host.endswith("arxiv.org"):
+                found = re.fullmatch(r"https://arxiv\.org/abs/(\d{4}\.\d{4,5})", url)
+                if not found:
+                    self.report(
+                        bank,
+                        question,
+                        f"reference {url}: cite arXiv as https://arxiv.org/abs/NNNN.NNNNN",
+                    )
+                elif found.group(1) not in self.rules.arxiv:
+                    self.report(
+                        bank,
+                        question,
+                        f"reference {url}: arXiv {found.group(1)} "
+                        "is not pinned to its title in banks/lint/sources.yaml",
+                    )
+
+    def leaks(self, bank: Bank) -> None:
+        """An explanation that gives away another question's right choice: beyond its own
+        answer's numbers, it states the choice's distinctive numbers (those in neither its
+        prompt nor its wrong choices; number words count as digits), or three quarters of
+        its distinctive words."""
+        for other in bank.questions:
+            right = set(_words(other.choices[other.answer]["en"]))
+            around = set(_words(other.prompt["en"]))
+            for i, choice in enumerate(other.choices):
+                if i != other.answer:
+                    around |= set(_words(choice["en"]))
+            distinct = right - around - _STOPWORDS
+            numbers = {w for w in distinct if _NUMBER.fullmatch(w) and len(w) > 1}
+            words = {w for w in distinct if not _NUMBER.fullmatch(w) and len(w) > 4}
+            for question in bank.questions:
+                if question is other:
+                    continue
+                said = set(_words(question.explanation["en"]))
+                # A number of its own answer is no leak, though another answer has it too.
+                own = set(_words(question.choices[question.answer]["en"]))
+                if numbers and numbers <= said - own:
+                    given = numbers
+                elif len(words) >= 3 and len(words & said) >= 0.75 * len(words):
+                    given = words & said
+                else:
+                    continue
+                self.report(
+                    bank,
+                    question,
+                    f"explanation gives away {other.id} (it says {', '.join(sorted(given))})",
+                )
+
+    def rates(self, bank: Bank) -> Rates:
+        seed = bank.id in self.rules.seed_banks
+        longest = {lang: 0 for lang in LANGUAGES}
+        longest_player, shortest_player, hedged_player, cue = [], [], [], 0
+        for question in bank.questions:
+            for lang in LANGUAGES:
+                lengths = [len(c[lang]) for c in question.choices]
+                top = max(lengths)
+                if lengths[question.answer] == top and lengths.count(top) == 1:
+                    longest[lang] += 1
+            lengths = [len(c["en"]) for c in question.choices]
+            longest_player.append(_score(question, lengths, max(lengths)))
+            shortest_player.append(_score(question, lengths, min(lengths)))
+            hedges = [len(set(_words(c["en"])) & self.rules.hedge_words) for c in question.choices]
+            hedged_player.append(_score(question, hedges, max(hedges)))
+            right = set(_words(question.choices[question.answer]["en"]))
+            wrong = set().union(
+                *(
+                    set(_words(c["en"]))
+                    for i, c in enumerate(question.choices)
+                    if i != question.answer
+                )
+            )
+            cues = sorted((wrong - right) & self.rules.cue_words)
+            if cues:
+                cue += 1
+                self.report(
+                    bank, question, f"cue: {', '.join(cues)} only in wrong choices", note=seed
+                )
+        total = len(bank.questions)
+        return Rates(
+            questions=total,
+            longest_right={lang: n / total for lang, n in longest.items()},
+            longest_player=mean(longest_player),
+            shortest_player=mean(shortest_player),
+            hedged_player=mean(hedged_player),
+            cue=cue / total,
+        )
+
+    def duplicates(self, banks: Sequence[Bank]) -> None:
+        prompts = [(b, q, " ".join(_words(q.prompt["en"]))) for b in banks for q in b.questions]
+        for i, (bank, question, text) in enumerate(prompts):
+            for other_bank, other, other_text in prompts[i + 1 :]:
+                matcher = SequenceMatcher(None, text, other_text)
+                if matcher.quick_ratio() >= DUPLICATE_PROMPT_RATIO and (
+                    matcher.ratio() >= DUPLICATE_PROMPT_RATIO
+                ):
+                    self.report(bank, question, f"prompt nearly repeats {other_bank.id}/{other.id}")
+
+
+def _score(question: Question, measure: list[int], pick: int) -> float:
+    """The expected score of a player who picks, at random among ties, the choice whose
+    measure (length, hedging words) is ``pick``."""
+    picks = [i for i, value in enumerate(measure) if value == pick]
+    return 1 / len(picks) if question.answer in picks else 0.0
+
+
+def _combined(rates: Iterable[Rates]) -> Rates | None:
+    rates = list(rates)
+    total = sum(r.questions for r in rates)
+    if not total:
+        return None
+
+    def weighted(value: Iterable[float]) -> float:
+        return sum(v * r.questions for v, r in zip(value, rates, strict=True)) / total
+
+    return Rates(
+        questions=total,
+        longest_right={lang: weighted(r.longest_right[lang] for r in rates) for lang in LANGUAGES},
+        longest_player=weighted(r.longest_player for r in rates),
+        shortest_player=weighted(r.shortest_player for r in rates),
+        hedged_player=weighted(r.hedged_player for r in rates),
+        cue=weighted(r.cue for r in rates),
+    )
+
+
+def lint(banks: Sequence[Bank], rules: Rules) -> Report:
+    linter = _Linter(rules)
+    rates: dict[str, Rates] = {}
+    for bank in banks:
+        for question in bank.questions:
+            linter.languages(bank, question)
+            linter.references(bank, question)
+        linter.leaks(bank)
+        rates[bank.id] = linter.rates(bank)
+        if bank.id not in rules.seed_banks:
+            worst = max(rates[bank.id].longest_right.items(), key=lambda item: item[1])
+            if worst[1] > MAX_BANK_LONGEST_RATE:
+                linter.report(
+                    bank,
+                    None,
+                    f"the right choice is the longest in {worst[1]:.0%} "
+                    f"of questions ({worst[0]}); at most "
+                    f"{MAX_BANK_LONGEST_RATE:.0%}",
+                )
+    linter.duplicates(banks)
+    overall = _combined(r for bank_id, r in rates.items() if bank_id not in rules.seed_banks)
+    if overall:
+        for lang, rate in overall.longest_right.items():
+            if rate > MAX_LONGEST_RATE:
+                linter.findings.append(
+                    BankError(
+                        "banks",
+                        0,
+                        f"new banks overall: the right "
+                        f"choice is the longest in {rate:.0%} ({lang}); at most "
+                        f"{MAX_LONGEST_RATE:.0%}",
+                    )
+                )
+    return Report(tuple(linter.findings), tuple(linter.notes), rates, overall)
+
+
+def rate_table(report: Report, seed_banks: frozenset[str]) -> list[str]:
+    """One line per bank and one for the new banks together, for the command's output."""
+    lines = [
+        "bank                       questions  longest right en/hi/bn"
+        "   players: longest shortest hedged   cue"
+    ]
+
+    def line(name: str, r: Rates) -> str:
+        longest = "/".join(f"{r.longest_right[lang]:.0%}" for lang in LANGUAGES)
+        return (
+            f"{name:<27}{r.questions:>9}  {longest:>22}   {r.longest_player:>16.0%}"
+            f" {r.shortest_player:>8.0%} {r.hedged_player:>6.0%} {r.cue:>5.0%}"
+        )
+
+    for bank_id, rates in sorted(report.rates.items()):
+        lines.append(line(bank_id + (" (seed)" if bank_id in seed_banks else ""), rates))
+    if report.overall:
+        lines.append(line("new banks overall", report.overall))
+    return lines
