@@ -116,7 +116,7 @@ def _topics(view: TopicList) -> str:
     lines += [t(view.locale, "topics_title") + ":"]
     for topic in view.topics:
         count = t(view.locale, "topic_line", questions=topic.questions)
-        lines.append(f"  {topic.id} — {topic.title} ({count}): {topic.description}")
+        lines.append(f"  {topic.id} — {topic.title} ({count})")
     lines += ["", t(view.locale, view.usage_key)]
     return "\n".join(lines)
 

@@ -14,21 +14,46 @@ from bot.i18n import LOCALES
 from .conftest import FIXTURES, run_quizbot
 
 TINY = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
-SHIPPED = ("offloading", "mixed-precision")
+SEEDS = ("mixed-precision", "offloading")  # 8 questions each, from shared/seeds
+CURRICULUM = (
+    "activation-checkpointing",
+    "collectives",
+    "compilation",
+    "data-loading",
+    "flash-attention",
+    "gpu-roofline",
+    "kv-cache-serving",
+    "mixture-of-experts",
+    "numerical-stability",
+    "parallelism",
+    "peft",
+    "profiling",
+    "quantization",
+    "sequence-parallelism",
+    "zero-fsdp",
+)
 
 
 def test_shipped_banks_are_valid_and_complete() -> None:
     catalog = load_catalog(default_directories({}))
     assert catalog.errors == ()
-    assert [b.id for b in catalog.banks] == sorted(SHIPPED)
+    assert [b.id for b in catalog.banks] == sorted((*SEEDS, *CURRICULUM))
     for bank in catalog.banks:
-        assert len(bank.questions) == 8
+        if bank.id in SEEDS:
+            assert len(bank.questions) == 8
+        else:  # the curriculum's standard: enough questions, a mix of difficulties
+            assert len(bank.questions) >= 12
+            levels = [q.difficulty for q in bank.questions]
+            assert levels.count("easy") >= 3, bank.id
+            assert levels.count("medium") >= 4, bank.id
+            assert levels.count("hard") >= 3, bank.id
         assert set(bank.title) == set(bank.description) == set(LOCALES)
         for question in bank.questions:
             assert len(question.choices) == 4
             assert question.references
             for text in (question.prompt, question.explanation, *question.choices):
                 assert set(text) == set(LOCALES)
+    assert sum(len(b.questions) for b in catalog.banks) == 209
 
 
 def test_aliases_and_titles_find_banks() -> None:
@@ -146,7 +171,7 @@ def test_a_broken_bank_does_not_take_the_others_down(tmp_path: Path) -> None:
 def test_banks_check_command(tmp_path: Path) -> None:
     ok = run_quizbot("banks", "check")
     assert ok.returncode == 0, ok.stderr
-    assert "2 bank(s) valid, 16 questions; 0 error(s)" in ok.stdout
+    assert "17 bank(s) valid, 209 questions; 0 error(s)" in ok.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text(broken("    answer: 1", "    answer: 4"), encoding="utf-8")
     failed = run_quizbot("banks", "check", str(bad))
@@ -163,12 +188,13 @@ def test_export_json_shape() -> None:
     assert [b["id"] for b in data["banks"]] == [b.id for b in catalog.banks]
     for exported, bank in zip(data["banks"], catalog.banks, strict=True):
         assert set(exported) == {"id", "title", "questions"}
-        assert len(exported["questions"]) == 8
+        assert len(exported["questions"]) == len(bank.questions)
         for q, question in zip(exported["questions"], bank.questions, strict=True):
             assert set(q) == {"id", "prompt", "choices", "answer", "explanation", "references"}
             assert q["id"] == question.id and q["answer"] == question.answer
             assert q["choices"][q["answer"]] == dict(question.choices[question.answer])
             for text in (q["prompt"], q["explanation"], *q["choices"]):
                 assert set(text) == set(LOCALES) and all(text.values())
+    assert sum(len(b["questions"]) for b in data["banks"]) == 209
     one = json.loads(run_quizbot("banks", "export", "amp").stdout)
     assert [b["id"] for b in one["banks"]] == ["mixed-precision"]

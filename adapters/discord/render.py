@@ -315,8 +315,7 @@ def _topics(view: TopicList) -> Reply:
     fields = tuple(
         (
             safe(topic.title),
-            f"`/quiz {topic.id}` · {t(view.locale, 'topic_line', questions=topic.questions)}\n"
-            f"{safe(topic.description)}",
+            f"`/quiz {topic.id}` · {t(view.locale, 'topic_line', questions=topic.questions)}",
         )
         for topic in view.topics
     )

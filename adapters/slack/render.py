@@ -272,14 +272,14 @@ def _topics(view: TopicList) -> list[Block]:
     if view.unknown is not None:
         blocks += _sections("\n".join(escape(line) for line in plain.topic_lines(view)))
     blocks.append(_heading(t(view.locale, "topics_title")))
+    # One line a topic (a shelf of 17 descriptions would be a wall of text); topics share
+    # sections, split only at 3000 characters, so the list fits in 50 blocks.
     entries = [
         f"*{escape(topic.title)}* · `{escape(topic.id)}` · "
-        f"{escape(t(view.locale, 'topic_line', questions=topic.questions))}\n"
-        f"{escape(topic.description)}"
+        f"{escape(t(view.locale, 'topic_line', questions=topic.questions))}"
         for topic in view.topics
     ]
-    # Topics share sections (split only at 3000 characters) so the list fits in 50 blocks.
-    blocks += _sections("\n\n".join(entries))
+    blocks += _sections("\n".join(entries))
     # The core's usage line covers the personal quiz; channel play has one per command.
     usages = ("usage", "daily_usage", "race_usage", "competition_usage")
     blocks += _context("\n".join(escape(t(view.locale, key)) for key in usages))

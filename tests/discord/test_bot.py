@@ -32,7 +32,7 @@ async def test_autocomplete_finds_topics_by_id_alias_and_title(
     everything = await fake.autocomplete("quiz-leaderboard", "topic", "")
     assert {"offloading", "mixed-precision", "tiny"} <= {c["value"] for c in everything}
     hindi = await fake.autocomplete("quiz", "topic", "offloading", locale="hi")
-    assert hindi[0]["name"].startswith("सीपीयू और एनवीएमई")
+    assert hindi[0]["name"].startswith("CPU और NVMe पर ऑप्टिमाइज़र स्टेट")
     assert await fake.autocomplete("quiz", "topic", "no such topic at all") == []
 
 

@@ -134,7 +134,7 @@ def test_long_text_is_split_across_sections_never_cut() -> None:
 
 
 def test_too_many_blocks_is_an_error_not_a_rejected_message() -> None:
-    topics = tuple(TopicView(f"t{i}", f"Topic {i}", "x" * 2900, 8) for i in range(60))
+    topics = tuple(TopicView(f"t{i}", "x" * 2900, f"Topic {i}", 8) for i in range(60))
     with pytest.raises(LimitError):
         render(TopicList("en", topics))
 
@@ -143,7 +143,7 @@ def test_markup_in_names_and_bank_text_is_escaped() -> None:
     rows = (LeaderRow(1, "U1", "<!channel> & <@U2>", 30, 3, 4),)
     board = checked(Leaderboard("en", "week", "A & B", rows, rows[0]))
     assert "&lt;!channel&gt; &amp; &lt;@U2&gt;" in body_text(board)
-    topics = checked(TopicList("en", (TopicView("x", "<b>", "Ping <!here>", 1),), "<!everyone>"))
+    topics = checked(TopicList("en", (TopicView("x", "<b> <!here>", "Ping", 1),), "<!everyone>"))
     assert "&lt;!everyone&gt;" in body_text(topics) and "&lt;!here&gt;" in body_text(topics)
     assert "&lt;!everyone&gt;" in topics["text"]  # the fallback is escaped too
     for block in topics["blocks"]:

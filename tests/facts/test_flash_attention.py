@@ -1,0 +1,129 @@
+"""Fact tests for banks/flash-attention.yaml: every number a compute question relies on is
+computed here from first principles, and the literal the right choice states is asserted in
+all three languages.
+
+Sources of the inputs (see the bank's comments): arXiv 2205.14135 (Algorithm 0/1, Sec. 2.2),
+arXiv 2307.08691 (Sec. 3.1, Sec. 4.1), arXiv 2407.08608 (Sec. 3.1, Pingpong scheduling),
+arXiv 1805.02867 (Algorithm 3).
+"""
+
+from __future__ import annotations
+
+import math
+import struct
+from pathlib import Path
+
+import yaml
+
+BANK = yaml.safe_load(
+    (Path(__file__).parents[2] / "banks" / "flash-attention.yaml").read_text(encoding="utf-8")
+)
+LOCALES = ("en", "hi", "bn")
+
+KIB = 1024
+MIB = 1024**2
+GIB = 1024**3
+
+
+def question(question_id: str) -> dict:
+    matches = [q for q in BANK["questions"] if q["id"] == question_id]
+    assert len(matches) == 1, question_id
+    return matches[0]
+
+
+def right_choice(question_id: str) -> dict:
+    q = question(question_id)
+    return q["choices"][q["answer"]]
+
+
+def assert_right_choice_states(question_id: str, *literals: str) -> None:
+    choice = right_choice(question_id)
+    for locale in LOCALES:
+        for literal in literals:
+            assert literal in choice[locale], (question_id, locale, literal, choice[locale])
+
+
+def assert_no_wrong_choice_states(question_id: str, literal: str) -> None:
+    q = question(question_id)
+    for index, choice in enumerate(q["choices"]):
+        if index != q["answer"]:
+            assert literal not in choice["en"], (question_id, index, literal)
+
+
+FP16_BYTES = struct.calcsize("e")  # IEEE half precision: 2 bytes
+
+
+def test_fp16_is_two_bytes() -> None:
+    assert FP16_BYTES == 2
+    # 1.0 in IEEE half precision is 0x3C00.
+    assert struct.pack("<e", 1.0) == b"\x00\x3c"
+
+
+def test_score_matrix_bytes() -> None:
+    # Standard attention materializes S = QK^T, one N×N matrix per head (Algorithm 0).
+    n, heads, head_dim, batch = 8192, 32, 128, 1
+    per_head = n * n * FP16_BYTES
+    assert per_head == 128 * MIB
+    total = batch * heads * per_head
+    assert total == 4 * GIB
+    # Distractors: halving for a causal mask, and the size of Q (N × d) for all heads.
+    assert total // 2 == 2 * GIB
+    assert heads * n * head_dim * FP16_BYTES == 64 * MIB
+    assert_right_choice_states("fa-score-matrix-bytes", "4 GiB", "128 MiB", "32")
+    assert_no_wrong_choice_states("fa-score-matrix-bytes", "4 GiB")
+
+
+def test_algorithm1_block_sizes() -> None:
+    # Algorithm 1, line 1: B_c = ceil(M / 4d), B_r = min(ceil(M / 4d), d).
+    m, d = 49152, 64
+    b_c = math.ceil(m / (4 * d))
+    b_r = min(math.ceil(m / (4 * d)), d)
+    assert (b_c, b_r) == (192, 64)
+    # Distractors: forgetting the factor 4, dividing by 4 twice, forgetting the min with d.
+    assert math.ceil(m / d) == 768
+    assert math.ceil(m / (16 * d)) == 48
+    assert_right_choice_states("fa-block-sizes", f"B_c = {b_c}", f"B_r = {b_r}")
+    assert_no_wrong_choice_states("fa-block-sizes", f"B_c = {b_c} and B_r = {b_r}")
+
+
+def test_fa2_non_matmul_cost_ratio() -> None:
+    # FlashAttention-2, Sec. 3.1: A100 312 TFLOPs/s FP16/BF16 matmul vs 19.5 TFLOPs/s
+    # non-matmul FP32.
+    ratio = 312 / 19.5
+    assert ratio == 16
+    assert_right_choice_states("fa-v2-non-matmul-cost", f"{int(ratio)}×")
+
+
+def test_fa3_exponential_share() -> None:
+    # FlashAttention-2, Sec. 4.1: forward FLOPs = 4 * seqlen^2 * head_dim * heads;
+    # one exp per score.
+    head_dim = 128
+    matmul_flops_per_exp = 4 * head_dim
+    assert matmul_flops_per_exp == 512
+    # FlashAttention-3, Sec. 3.1: H100 SXM5 989 TFLOPS FP16 matmul vs 3.9 TFLOPS exponential.
+    throughput_ratio = 989 / 3.9
+    assert round(throughput_ratio) == 254  # the paper rounds this to 256x
+    assert abs(throughput_ratio - 256) / 256 < 0.01
+    exp_time_over_matmul_time = (1 / 3.9) / (matmul_flops_per_exp / 989)
+    assert abs(exp_time_over_matmul_time - 0.5) < 0.01
+    assert 256 / 512 == 0.5
+    share_percent = round(100 * 256 / 512)
+    assert share_percent == 50
+    # FP8 doubles the matmul rate but not the exponential rate: the share doubles.
+    assert round(100 * 2 * 256 / 512) == 100
+    assert_right_choice_states("fa-v3-exp-bottleneck", f"{share_percent}%")
+    assert_no_wrong_choice_states("fa-v3-exp-bottleneck", f"About {share_percent}%")
+
+
+def test_online_softmax_rescaling_is_exact() -> None:
+    # The rule the fa-online-softmax-rescale question rests on (Milakov & Gimelshein, Algorithm 3):
+    # when the running max moves from m to m_new, l is multiplied by exp(m - m_new).
+    scores = [0.3, 2.0, -1.0, 4.5, 4.4, -3.0, 7.25, 0.0]
+    m, running = -math.inf, 0.0
+    for block in (scores[:3], scores[3:5], scores[5:]):
+        m_new = max(m, *block)
+        running = running * math.exp(m - m_new) + sum(math.exp(x - m_new) for x in block)
+        m = m_new
+    assert m == max(scores)
+    assert math.isclose(running, sum(math.exp(x - m) for x in scores), rel_tol=1e-12)
+    assert "exp(m − m_new)" in right_choice("fa-online-softmax-rescale")["en"]

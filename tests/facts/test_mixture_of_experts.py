@@ -1,0 +1,137 @@
+"""Fact tests for banks/mixture-of-experts.yaml: every number a compute question relies on
+is computed here, and the literal the right choice states is checked in every language
+(and that the distractors hold the tempting wrong results).
+
+Sources:
+- Switch Transformers (arXiv 2101.03961) section 2.2: expert capacity
+  = (tokens per batch / number of experts) x capacity factor (Eq. 3); overflowing tokens
+  are dropped; load-balancing loss = alpha * N * sum_i f_i * P_i (Eq. 4).
+- Mixtral of Experts (arXiv 2401.04088) Table 1: dim 4096, n_layers 32, head_dim 128,
+  hidden_dim 14336, n_heads 32, n_kv_heads 8, vocab_size 32000, num_experts 8,
+  top_k_experts 2 (SwiGLU experts: three dim x hidden_dim matrices; separate input
+  embedding and output head; RMSNorm weights of size dim).
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import yaml
+
+BANK_PATH = Path(__file__).parents[2] / "banks" / "mixture-of-experts.yaml"
+BANK = yaml.safe_load(BANK_PATH.read_text(encoding="utf-8"))
+LANGS = ("en", "hi", "bn")
+
+
+def question(qid: str) -> dict:
+    return next(q for q in BANK["questions"] if q["id"] == qid)
+
+
+def right(q: dict) -> dict:
+    return q["choices"][q["answer"]]
+
+
+def wrong(q: dict) -> list[dict]:
+    return [c for i, c in enumerate(q["choices"]) if i != q["answer"]]
+
+
+def assert_right_states(q: dict, literal: str) -> None:
+    for lang in LANGS:
+        assert literal in right(q)[lang], (q["id"], lang, literal)
+
+
+def assert_some_wrong_states(q: dict, literal: str) -> None:
+    for lang in LANGS:
+        assert any(literal in c[lang] for c in wrong(q)), (q["id"], lang, literal)
+
+
+def expert_capacity(tokens: int, experts: int, capacity_factor: float) -> float:
+    return tokens / experts * capacity_factor
+
+
+def test_expert_capacity() -> None:
+    q = question("moe-expert-capacity")
+    tokens, experts, cf = 4096, 64, 1.25
+    capacity = expert_capacity(tokens, experts, cf)
+    assert capacity == 80
+    assert math.ceil(capacity) == 80  # DeepSpeed's _capacity rounds up; no change here
+    assert_right_states(q, "80")
+    assert_some_wrong_states(q, str(tokens // experts))  # 64: capacity factor ignored
+    assert_some_wrong_states(q, str(int(tokens / experts / cf)))  # 51: divided by the factor
+    assert_some_wrong_states(q, str(int(tokens * cf)))  # 5120: not split across experts
+    for lang in LANGS:
+        assert all(s in q["prompt"][lang] for s in ("4096", "64", "1.25"))
+
+
+def test_dropped_tokens() -> None:
+    q = question("moe-dropped-tokens")
+    loads = [200, 150, 128, 120, 110, 106, 110, 100]
+    tokens, experts, cf = 1024, 8, 1.0
+    assert sum(loads) == tokens and len(loads) == experts
+    capacity = expert_capacity(tokens, experts, cf)
+    assert capacity == 128
+    dropped = sum(max(0, load - int(capacity)) for load in loads)
+    assert dropped == 94
+    assert_right_states(q, "94")
+    for lang in LANGS:  # zero: the loads add up to the total
+        assert any(c[lang].startswith("0 ") or c[lang].startswith("0টি") for c in wrong(q)), lang
+    assert_some_wrong_states(q, str(max(loads) - int(capacity)))  # 72: busiest expert only
+    overloaded = sum(load for load in loads if load > capacity)
+    assert overloaded == 350
+    assert_some_wrong_states(q, str(overloaded))
+    for lang in LANGS:
+        assert all(str(x) in q["prompt"][lang] for x in loads)
+
+
+def test_load_balancing_loss_value() -> None:
+    q = question("moe-aux-loss-value")
+    alpha, n = 0.01, 4
+    f = [0.5, 0.25, 0.125, 0.125]
+    p = [0.4, 0.3, 0.15, 0.15]
+    assert math.isclose(sum(f), 1.0) and math.isclose(sum(p), 1.0)
+    dot = sum(fi * pi for fi, pi in zip(f, p, strict=True))
+    assert math.isclose(dot, 0.3125)
+    loss = alpha * n * dot
+    assert math.isclose(loss, 0.0125)
+    assert_right_states(q, "0.0125")
+    uniform = alpha * n * sum((1 / n) * (1 / n) for _ in range(n))
+    assert math.isclose(uniform, alpha)  # uniform routing gives exactly alpha
+    assert math.isclose(loss / uniform - 1, 0.25)  # the 25% in the explanation
+    for literal, value in (("0.01", uniform), ("0.003125", alpha * dot), ("1.25", n * dot)):
+        assert math.isclose(float(literal), value)
+        for lang in LANGS:
+            assert any(c[lang] == literal for c in wrong(q)), (lang, literal)
+
+
+def mixtral_parameters() -> tuple[int, int, int]:
+    """(expert FFN parameters, shared parameters, active parameters per token)."""
+    dim, layers, head_dim, hidden = 4096, 32, 128, 14336
+    n_heads, n_kv_heads, vocab, experts, top_k = 32, 8, 32000, 8, 2
+    per_expert = 3 * dim * hidden  # SwiGLU: w1, w2, w3
+    expert_total = layers * experts * per_expert
+    attention = layers * (2 * dim * n_heads * head_dim + 2 * dim * n_kv_heads * head_dim)
+    routers = layers * dim * experts
+    norms = (2 * layers + 1) * dim
+    embeddings = 2 * vocab * dim  # input embedding and output head are separate
+    shared = attention + routers + norms + embeddings
+    active = shared + layers * top_k * per_expert
+    return expert_total, shared, active
+
+
+def test_mixtral_active_parameters() -> None:
+    q = question("moe-mixtral-active-params")
+    expert_total, shared, active = mixtral_parameters()
+    billions = lambda x: f"{x / 1e9:.1f}B"  # noqa: E731
+    assert billions(expert_total) == "45.1B" and billions(shared) == "1.6B"
+    for lang in LANGS:
+        assert "45.1B" in q["prompt"][lang] and "1.6B" in q["prompt"][lang]
+    assert billions(active) == "12.9B"
+    assert round(active / 1e9) == 13  # the abstract's "13B active parameters"
+    total = expert_total + shared
+    assert billions(total) == "46.7B" and round(total / 1e9) == 47  # the abstract's "47B"
+    assert_right_states(q, billions(active))
+    # distractors: top-1, "2 of 8 = half", and the total
+    assert_some_wrong_states(q, billions(shared + expert_total / 8))  # 7.2B
+    assert_some_wrong_states(q, billions(shared + expert_total / 2))  # 24.2B
+    assert_some_wrong_states(q, billions(total))  # 46.7B

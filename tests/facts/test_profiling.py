@@ -1,0 +1,125 @@
+"""Fact tests for banks/profiling.yaml.
+
+The torch.profiler schedule questions are checked against a stdlib re-implementation of
+`torch.profiler.schedule` and of the action transitions of `torch.profiler.profile`
+(torch/profiler/profiler.py: `schedule_fn`, `profile.step`, `action_map`); the CUDA event
+question recomputes the throughput from the numbers in its prompt.
+"""
+
+import re
+from pathlib import Path
+
+import yaml
+
+BANK = yaml.safe_load(
+    (Path(__file__).parents[2] / "banks" / "profiling.yaml").read_text(encoding="utf-8")
+)
+LANGS = ("en", "hi", "bn")
+
+NONE, WARMUP, RECORD, RECORD_AND_SAVE = "NONE", "WARMUP", "RECORD", "RECORD_AND_SAVE"
+
+
+def question(qid):
+    for q in BANK["questions"]:
+        if q["id"] == qid:
+            return q
+    raise AssertionError(f"no question {qid}")
+
+
+def numbers(text):
+    return re.findall(r"\d+(?:\.\d+)?", text)
+
+
+def assert_in_right_choice(qid, *literals):
+    q = question(qid)
+    choice = q["choices"][q["answer"]]
+    for lit in literals:
+        for lang in LANGS:
+            assert lit in numbers(choice[lang]), (qid, lang, lit, choice[lang])
+
+
+def schedule(*, wait, warmup, active, repeat=0, skip_first=0):
+    """Same logic as torch.profiler.schedule (skip_first_wait=0)."""
+
+    def schedule_fn(step):
+        assert step >= 0
+        if step < skip_first:
+            return NONE
+        step -= skip_first
+        num_steps = wait + warmup + active
+        if repeat > 0 and step / num_steps >= repeat:
+            return NONE
+        mod_step = step % num_steps
+        if mod_step < wait:
+            return NONE
+        if mod_step < wait + warmup:
+            return WARMUP
+        return RECORD if mod_step < num_steps - 1 else RECORD_AND_SAVE
+
+    return schedule_fn
+
+
+def run_profile(schedule_fn, iterations, call_step=True):
+    """Simulate `with profile(schedule=...) as p: for _ in range(n): work(); p.step()`.
+
+    Returns (recorded step numbers, number of on_trace_ready calls), following the
+    (prev_action, current_action) transitions of torch.profiler.profile.
+    """
+    recorded, traces = [], 0
+    step_num = 0
+    current = schedule_fn(step_num)
+    for _ in range(iterations):
+        if current in (RECORD, RECORD_AND_SAVE):
+            recorded.append(step_num)
+        if not call_step:
+            continue
+        prev = current
+        step_num += 1
+        current = schedule_fn(step_num)
+        if prev == RECORD_AND_SAVE:  # stop_trace + _trace_ready on leaving a saving step
+            traces += 1
+    if current in (RECORD, RECORD_AND_SAVE):  # exit transition (current, None)
+        traces += 1
+    return recorded, traces
+
+
+def test_schedule_recorded_steps():
+    sched = schedule(wait=1, warmup=1, active=3, repeat=2)
+    recorded, traces = run_profile(sched, 20)
+    assert recorded == [2, 3, 4, 7, 8, 9]
+    assert traces == 2
+    assert [sched(s) for s in range(5)] == [NONE, WARMUP, RECORD, RECORD, RECORD_AND_SAVE]
+    assert all(sched(s) == NONE for s in range(10, 21))
+    assert_in_right_choice(
+        "prof-schedule-steps", str(len(recorded)), "2", "4", "7", "9", str(traces)
+    )
+    # the wrong choices: warmup counted, repeat ignored, one callback per recorded step
+    warmup_counted = len(recorded) + 2 * 1
+    no_repeat = run_profile(schedule(wait=1, warmup=1, active=3), 20)
+    assert warmup_counted == 8 and (len(no_repeat[0]), no_repeat[1]) == (12, 4)
+
+
+def test_schedule_without_step_records_nothing():
+    sched = schedule(wait=1, warmup=1, active=2)
+    assert sched(0) == NONE
+    recorded, traces = run_profile(sched, 100, call_step=False)
+    assert recorded == [] and traces == 0
+    q = question("prof-missing-step-call")
+    for lang in LANGS:
+        assert "0" in numbers(q["choices"][q["answer"]][lang])
+    # with prof.step() the same schedule would record steps 2-3, 6-7, ...
+    assert run_profile(sched, 8)[0] == [2, 3, 6, 7]
+
+
+def test_event_timed_matmul_throughput():
+    n, iters = 4096, 10
+    elapsed_ms = 5.5  # torch.cuda.Event.elapsed_time returns milliseconds
+    flops = iters * 2 * n**3
+    tflops = flops / (elapsed_ms * 1e-3) / 1e12
+    assert round(tflops) == 250
+    assert f"{flops:.2e}" == "1.37e+12"
+    assert_in_right_choice("prof-event-matmul-tflops", str(round(tflops)))
+    # tempting wrong readings listed in the explanation
+    assert round(flops / elapsed_ms / 1e12, 2) == 0.25  # value read as seconds
+    assert round(tflops / 2) == 125  # multiply-add counted as 1 FLOP
+    assert round(tflops / iters) == 25  # loop factor dropped

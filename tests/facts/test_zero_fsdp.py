@@ -1,0 +1,129 @@
+"""Fact tests for banks/zero-fsdp.yaml.
+
+Every number that a compute question's right choice states is recomputed here from the
+ZeRO paper's per-device model-state formulas (Rajbhandari et al., arXiv 1910.02054, §5.1-5.3,
+Figure 1) and its communication analysis (§7), then looked up in the English, Hindi and
+Bengali text of that choice.
+"""
+
+from fractions import Fraction
+from pathlib import Path
+
+import yaml
+
+BANK = yaml.safe_load(
+    (Path(__file__).parents[2] / "banks" / "zero-fsdp.yaml").read_text(encoding="utf-8")
+)
+LANGS = ("en", "hi", "bn")
+
+K_ADAM = 12  # memory multiplier of mixed-precision Adam's optimizer states (paper §3.1)
+GB = 10**9  # the paper's GB figures are decimal (7.5B x 16 bytes = 120 GB)
+
+
+def question(qid):
+    for q in BANK["questions"]:
+        if q["id"] == qid:
+            return q
+    raise AssertionError(f"no question {qid}")
+
+
+def right(qid):
+    q = question(qid)
+    return q["choices"][q["answer"]]
+
+
+def assert_in_right_choice(qid, *literals):
+    choice = right(qid)
+    for lit in literals:
+        for lang in LANGS:
+            assert lit in choice[lang], (qid, lang, lit, choice[lang])
+
+
+def assert_not_in_wrong_choices(qid, literal):
+    q = question(qid)
+    for i, c in enumerate(q["choices"]):
+        if i != q["answer"]:
+            for lang in LANGS:
+                assert literal not in c[lang], (qid, i, lang, literal)
+
+
+def model_state_bytes(psi, nd, stage, k=K_ADAM):
+    """Per-device bytes of parameters (2), gradients (2) and optimizer states (k) per parameter."""
+    psi, nd = Fraction(psi), Fraction(nd)
+    if stage == 0:  # plain data parallelism: everything replicated
+        return (2 + 2 + k) * psi
+    if stage == 1:  # P_os: 4Psi + K Psi / Nd
+        return 4 * psi + k * psi / nd
+    if stage == 2:  # P_os+g: 2Psi + (2 + K) Psi / Nd
+        return 2 * psi + (2 + k) * psi / nd
+    if stage == 3:  # P_os+g+p: (2 + 2 + K) Psi / Nd
+        return (2 + 2 + k) * psi / nd
+    raise ValueError(stage)
+
+
+def gb(x, digits):
+    return f"{float(x) / GB:.{digits}f}"
+
+
+def test_figure1_stage2():
+    psi, nd = 7_500_000_000, 64
+    # The paper's Figure 1 / §5 numbers: 120 GB, 31.4 GB, 16.6 GB, 1.9 GB.
+    assert gb(model_state_bytes(psi, nd, 0), 0) == "120"
+    assert gb(model_state_bytes(psi, nd, 1), 1) == "31.4"
+    assert gb(model_state_bytes(psi, nd, 2), 1) == "16.6"
+    assert gb(model_state_bytes(psi, nd, 3), 1) == "1.9"
+    # Distractor "15.0 GB" is the replicated 2Psi alone.
+    assert gb(2 * psi, 1) == "15.0"
+    assert_in_right_choice("zf-fig1-stage2-gb", gb(model_state_bytes(psi, nd, 2), 1) + " GB")
+    assert_not_in_wrong_choices("zf-fig1-stage2-gb", "16.6")
+
+
+def test_stage3_13b_on_32():
+    psi, nd = 13_000_000_000, 32
+    stage3 = model_state_bytes(psi, nd, 3)
+    assert stage3 == Fraction(6_500_000_000)
+    assert gb(model_state_bytes(psi, nd, 2), 1) == "31.7"  # distractor: stage 2
+    assert gb(K_ADAM * Fraction(psi) / nd, 1) == "4.9"  # distractor: optimizer states only
+    assert gb(model_state_bytes(psi, nd, 0), 0) == "208"  # distractor: no sharding
+    assert_in_right_choice("zf-stage3-13b-per-gpu", gb(stage3, 1) + " GB")
+
+
+def test_lowest_stage_that_fits():
+    psi, nd, budget = 10_000_000_000, 16, 40 * GB
+    per_stage = {s: model_state_bytes(psi, nd, s) for s in (0, 1, 2, 3)}
+    fits = [s for s in (1, 2, 3) if per_stage[s] <= budget]
+    assert per_stage[1] == Fraction(47_500_000_000)  # 40 GB + 7.5 GB misses the budget
+    assert fits[0] == 2
+    assert per_stage[2] == Fraction(28_750_000_000)
+    assert_in_right_choice("zf-lowest-stage-fits", f"{float(per_stage[2]) / GB:.2f} GB", "2")
+    # Distractor figures stated in the wrong choices.
+    assert float(K_ADAM * Fraction(psi) / nd) / GB == 7.5
+    assert float(4 * Fraction(psi)) / GB == 40
+    assert float(K_ADAM * Fraction(psi)) / GB == 120
+
+
+def test_stage3_communication_volume():
+    psi = Fraction(1)  # volumes in units of Psi elements per rank
+    baseline = psi + psi  # all-reduce = reduce-scatter (Psi) + all-gather (Psi), §7.1
+    stage2 = psi + psi  # gradient reduce-scatter + updated-parameter all-gather, §7.2.1
+    stage3 = (
+        psi + psi + psi
+    )  # forward all-gather + backward all-gather + gradient reduce-scatter, §7.2.2
+    assert baseline == stage2 == 2
+    assert stage3 == 3
+    ratio = stage3 / baseline
+    assert ratio == Fraction(3, 2)
+    assert_in_right_choice("zf-stage3-comm-volume", "3Ψ", f"{float(ratio)}×")
+
+
+def test_reduction_factors():
+    psi = 10**9
+    big_nd = 10**12  # "large Nd": the partitioned terms vanish
+    base = model_state_bytes(psi, 1, 0)
+    r1 = base / model_state_bytes(psi, big_nd, 1)
+    r2 = base / model_state_bytes(psi, big_nd, 2)
+    assert round(float(r1), 6) == 4.0
+    assert round(float(r2), 6) == 8.0
+    # Stage 3 keeps growing with Nd: 64 GPUs give a 64x reduction (paper §1).
+    assert base / model_state_bytes(psi, 64, 3) == 64
+    assert_in_right_choice("zf-reduction-factors", "4×", "8×", "Nd")
