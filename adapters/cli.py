@@ -111,7 +111,7 @@ def _platform(name: str) -> ModuleType:
 def _cmd_run(args: argparse.Namespace) -> int:
     if args.platform == "terminal":
         return _run_terminal(args)
-    names = (args.platform,)
+    names: tuple[str, ...] = (args.platform,)
     if args.platform in ("all", "auto"):
         names = tuple(n for n in PLATFORMS if _platform(n).configured(os.environ))
     if not names:

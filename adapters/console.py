@@ -131,12 +131,13 @@ async def play(
     interactive = stdin.isatty()
     out = Terminal(locale, stdout)
     reader = LineReader(stdin)
-    view = await engine.start_quiz(player, SCOPE, topic, locale, questions, resume=not new)
-    if not isinstance(view, QuestionView):
-        out.say(render(view))
+    started = await engine.start_quiz(player, SCOPE, topic, locale, questions, resume=not new)
+    if not isinstance(started, QuestionView):
+        out.say(render(started))
         return 2
-    if view.resumed:
-        out.say(t(locale, "terminal_resuming", number=view.number, total=view.total))
+    if started.resumed:
+        out.say(t(locale, "terminal_resuming", number=started.number, total=started.total))
+    view: object = started
     while isinstance(view, QuestionView):
         out.say()
         out.say(render(view))

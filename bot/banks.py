@@ -192,7 +192,7 @@ class _Reader:
         aliases = self.attempt(self.optional, fields, "aliases", self.texts, ())
         tags = self.attempt(self.optional, fields, "tags", self.texts, ())
         questions = self.questions(fields["questions"])
-        if self.errors:
+        if self.errors or title is None or description is None or aliases is None or tags is None:
             return None
         return Bank(
             id=self.bank_id or "",
@@ -238,7 +238,16 @@ class _Reader:
         references = self.attempt(self.references, fields["references"])
         difficulty = self.attempt(self.optional, fields, "difficulty", self.difficulty, "medium")
         tags = self.attempt(self.optional, fields, "tags", self.texts, ())
-        if len(self.errors) > before:
+        if (
+            len(self.errors) > before
+            or prompt is None
+            or choices is None
+            or answer is None
+            or explanation is None
+            or references is None
+            or difficulty is None
+            or tags is None
+        ):
             return None
         return Question(
             id=self.question_id or "",
@@ -257,7 +266,7 @@ class _Reader:
             raise self.fail(node, "choices must be a list")
         if not MIN_CHOICES <= len(node.value) <= MAX_CHOICES:
             raise self.fail(node, f"a question needs {MIN_CHOICES} to {MAX_CHOICES} choices")
-        out = []
+        out: list[dict[str, str]] = []
         for number, item in enumerate(node.value, start=1):
             choice = self.localized(item, f"choice {number}")
             for loc in LOCALES:

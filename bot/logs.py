@@ -58,7 +58,7 @@ TEXT_FORMAT = (
 )
 
 
-class _QuizbotHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class _QuizbotHandler(logging.StreamHandler):  # type: ignore[type-arg,unused-ignore]
     """Ours, so configuring again replaces it and leaves other handlers alone."""
 
 

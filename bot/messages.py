@@ -37,11 +37,11 @@ def read_catalogue(locale: str) -> Catalogue:
     write_mo(compiled, catalog)
     compiled.seek(0)
     plural_by: dict[str, str] = {}
-    keys = set()
+    keys: set[str] = set()
     for message in catalog:
         if not message.id:
             continue  # the header
-        key = message.id[0] if isinstance(message.id, tuple) else message.id
+        key = str(message.id[0] if isinstance(message.id, tuple | list) else message.id)
         keys.add(key)
         for note in message.auto_comments:
             if note.startswith(_PLURAL_NOTE):

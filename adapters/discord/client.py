@@ -65,7 +65,7 @@ class QuizButton(discord.ui.DynamicItem[discord.ui.Button], template=codec.PATTE
 def _dispatched_to_quiz_button(interaction: discord.Interaction) -> bool:
     """Whether discord.py will hand this click to QuizButton: the id must match its
     template and be a button on the message clicked (the same test discord.py makes)."""
-    custom_id = (interaction.data or {}).get("custom_id", "")
+    custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
     if interaction.message is None or not _BUTTON_ID.fullmatch(custom_id):
         return False
     return any(
@@ -128,7 +128,8 @@ class QuizClient(discord.Client):
                     self._unreachable("API", discord.http.Route.BASE, exc)
                 ) from None
             connecting = asyncio.ensure_future(self.connect(reconnect=reconnect))
-            await asyncio.wait({connecting, failed}, return_when=asyncio.FIRST_COMPLETED)
+            waiting: set[asyncio.Future[Any]] = {connecting, failed}
+            await asyncio.wait(waiting, return_when=asyncio.FIRST_COMPLETED)
             if failed.done() and not self._outages.connected_once:
                 connecting.cancel()
                 gateway = self.settings.gateway_url or "wss://gateway.discord.gg"
@@ -197,7 +198,7 @@ class QuizClient(discord.Client):
         if interaction.type is discord.InteractionType.component and not (
             _dispatched_to_quiz_button(interaction)
         ):
-            custom_id = str((interaction.data or {}).get("custom_id", ""))
+            custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
             await self.handlers.click(interaction, custom_id)
 
     async def commands_payload(self) -> list[dict[str, Any]]:

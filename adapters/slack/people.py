@@ -80,7 +80,8 @@ class People:
 def _person(user: object, fallback_name: str) -> Person:
     if not isinstance(user, Mapping):
         return Person(fallback_name, None)
-    profile = user.get("profile") if isinstance(user.get("profile"), Mapping) else {}
+    found = user.get("profile")
+    profile: Mapping[str, object] = found if isinstance(found, Mapping) else {}
     names = (profile.get("display_name"), profile.get("real_name"), user.get("real_name"))
     name = next((n for n in names if isinstance(n, str) and n.strip()), fallback_name)
     locale = user.get("locale")

@@ -5,6 +5,7 @@ the caller once the call has succeeded or given up, never one per retry."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +39,7 @@ def _reason(response: HttpResponse | None, error: Exception | None) -> str:
     return f"HTTP {response.status_code}" if response is not None else type(error).__name__
 
 
-def _counted(base: type[AsyncRetryHandler]) -> type[AsyncRetryHandler]:
+def _counted(base: type[AsyncRetryHandler]) -> Callable[..., AsyncRetryHandler]:
     class Counted(base):  # type: ignore[valid-type, misc]
         def __init__(self, seen: Retried | None = None, **kwargs: Any) -> None:
             super().__init__(**kwargs)

@@ -207,7 +207,8 @@ class ChannelTables(StoreBase):
             (platform, *params),
         )
         return ChannelResults(
-            dict(counts), tuple(TotalRow(pid, name, pts, 1, 1) for pid, name, pts in winners)
+            {int(choice): int(n) for choice, n in counts},
+            tuple(TotalRow(pid, name, pts, 1, 1) for pid, name, pts in winners),
         )
 
     _RACE_COLUMNS = (

@@ -183,12 +183,12 @@ def record_answers(
     answers, attempts, credits, progress = [], [], [], []
     for i in fresh:
         record, run = records[i], records[i].run
-        key = attempt(record)
-        practice = key in tried
-        tried.add(key)
+        tried_key = attempt(record)
+        practice = tried_key in tried
+        tried.add(tried_key)
         points = 0 if practice else record.points
         if not practice:
-            attempts.append(key)
+            attempts.append(tried_key)
         answers.append((
             run.id, run.position, run.player.platform, run.scope.workspace_id, run.player.id,
             run.bank_id, record.question_id, record.choice, int(record.correct), points, record.at,

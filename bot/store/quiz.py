@@ -157,7 +157,10 @@ class QuizTables(StoreBase):
             " ORDER BY t.points DESC, t.reached_at, t.player_id LIMIT ?",
             (scope.platform, *key, limit),
         )
-        rows = tuple(TotalRow(*row, rank=i) for i, row in enumerate(top, start=1))
+        rows = tuple(
+            TotalRow(pid, name, points, correct, answered, rank=i)
+            for i, (pid, name, points, correct, answered) in enumerate(top, start=1)
+        )
         you = next((row for row in rows if row.player_id == player_id), None)
         if you is None and player_id is not None:
             mine = await self._fetchall(
