@@ -8,10 +8,10 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from . import codec, i18n, messages, metrics, scoring
 from .banks import Bank, Catalog, Question
@@ -52,6 +52,8 @@ log = logging.getLogger(__name__)
 
 COUNT_REFRESH = 2.0  # seconds: a daily post's answer count is edited at most this often
 STANDINGS_SHOWN = 5
+REVEAL_RETRY_SECONDS = 60.0  # a daily reveal the platform refused is tried again after this
+T = TypeVar("T")
 
 
 class Publisher(Protocol):
@@ -146,6 +148,7 @@ class ChannelPlay:
         self.clock = clock
         self.publishers: dict[str, Publisher] = {}
         self.count_refresh = COUNT_REFRESH
+        self._reveal_retry: dict[str, float] = {}  # post id -> when to try its reveal again
         self.reveal_hours: float | None = None  # default delay of a daily reveal
         self._refresh_pending: set[str] = set()
         self._refresh_tasks: set[asyncio.Task[None]] = set()
@@ -247,48 +250,49 @@ class ChannelPlay:
 
     async def post_due_dailies(self) -> int:
         """Post every daily question that is due and not posted yet; returns how many."""
-        posted = 0
         now = self.clock.now()
-        for schedule in await self.store.daily_schedules():
-            day = due_day(schedule, now)
-            publisher = self._publisher(schedule.scope)
-            if day is None or publisher is None:
-                continue
-            candidates = [
-                (bank.id, q.id)
-                for bank in map(self.catalog.get, schedule.topics)
-                if bank
-                for q in bank.questions
-            ]
-            if not candidates:
-                continue
-            cycle, used = await self.store.daily_history(schedule.scope)
-            seed = secrets.randbits(48)
-            (bank_id, question_id), new_cycle = draw(candidates, used, seed)
-            post = DailyPost(
-                id=secrets.token_hex(8),
-                scope=schedule.scope,
-                day=day.isoformat(),
-                cycle=cycle + 1 if new_cycle or not used else cycle,
-                bank_id=bank_id,
-                question_id=question_id,
-                seed=seed,
-                locale=schedule.locale,
-                posted_at=now,
-                reveal_at=reveal_time(schedule, day),
-            )
-            if not await self.store.claim_daily_post(post):
-                continue  # already posted for that day
-            view = self._daily_view(post, 0)
-            assert view is not None
-            ref = await self._post(publisher, schedule.scope, view, "the daily question")
-            if ref is None:  # the platform refused: the day is lost, never doubled
-                metrics.DAILY_POSTS.inc(outcome="missed")
-                continue
-            await self.store.set_daily_message(post.id, ref)
-            metrics.DAILY_POSTS.inc(outcome="made")
-            posted += 1
-        return posted
+        schedules = await self.store.daily_schedules()
+        return await self._each("the daily question", schedules, lambda s: self._post_daily(s, now))
+
+    async def _post_daily(self, schedule: DailySchedule, now: float) -> bool:
+        day = due_day(schedule, now)
+        publisher = self._publisher(schedule.scope)
+        if day is None or publisher is None:
+            return False
+        candidates = [
+            (bank.id, q.id)
+            for bank in map(self.catalog.get, schedule.topics)
+            if bank
+            for q in bank.questions
+        ]
+        if not candidates:
+            return False
+        cycle, used = await self.store.daily_history(schedule.scope)
+        seed = secrets.randbits(48)
+        (bank_id, question_id), new_cycle = draw(candidates, used, seed)
+        post = DailyPost(
+            id=secrets.token_hex(8),
+            scope=schedule.scope,
+            day=day.isoformat(),
+            cycle=cycle + 1 if new_cycle or not used else cycle,
+            bank_id=bank_id,
+            question_id=question_id,
+            seed=seed,
+            locale=schedule.locale,
+            posted_at=now,
+            reveal_at=reveal_time(schedule, day),
+        )
+        if not await self.store.claim_daily_post(post):
+            return False  # already posted for that day
+        view = self._daily_view(post, 0)
+        assert view is not None
+        ref = await self._post(publisher, schedule.scope, view, "the daily question")
+        if ref is None:  # the platform refused: the day is lost, never doubled
+            metrics.DAILY_POSTS.inc(outcome="missed")
+            return False
+        await self.store.set_daily_message(post.id, ref)
+        metrics.DAILY_POSTS.inc(outcome="made")
+        return True
 
     async def daily_click(self, player: PlayerRef, action: codec.DailyAction, locale: str) -> (
         ChannelFeedback | Notice
@@ -341,49 +345,58 @@ class ChannelPlay:
         finally:
             self._refresh_pending.discard(post.id)
         publisher = self._publisher(post.scope)
-        current = await self.store.daily_post(post.id)
-        if publisher is None or current is None or current.revealed_at is not None:
-            return
-        results = await self.store.daily_results(current)
-        view = self._daily_view(current, sum(results.counts.values()))
-        if view is None:
-            return
-        try:
-            await publisher.update(post.scope, post.message_ref or "", view)
+        try:  # a task of its own: nothing may escape it (no one awaits its result)
+            current = await self.store.daily_post(post.id)
+            if publisher is None or current is None or current.revealed_at is not None:
+                return
+            results = await self.store.daily_results(current)
+            view = self._daily_view(current, sum(results.counts.values()))
+            if view is not None:
+                await publisher.update(post.scope, post.message_ref or "", view)
         except Exception as exc:
             log.warning("could not update the daily question's answer count: %s", exc)
             metrics.API_ERRORS.inc(platform=post.scope.platform)
 
     async def reveal_due_dailies(self) -> int:
-        revealed = 0
         now = self.clock.now()
-        for post in await self.store.daily_posts_to_reveal(now):
-            publisher = self._publisher(post.scope)
-            found = self._question(post.bank_id, post.question_id)
-            if publisher is None:
-                continue
-            await self.store.mark_daily_revealed(post.id, now)
-            if found is None or post.message_ref is None:
-                continue
-            bank, question = found
-            results = await self.store.daily_results(post)
-            choices = _daily_choices(post, question, post.locale)
-            bars, answer, total = _bars(choices, results, question)
-            view = DailyRevealView(
-                locale=post.locale,
-                day=post.day,
-                topic_title=i18n.pick(bank.title, post.locale),
-                prompt=i18n.pick(question.prompt, post.locale),
-                bars=bars,
-                answer=answer,
-                explanation=i18n.pick(question.explanation, post.locale),
-                references=question.references,
-                winners=tuple(w.name or w.player_id for w in results.winners),
-                answered=total,
-            )
-            if await self._post(publisher, post.scope, view, "the daily results"):
-                revealed += 1
-        return revealed
+        posts = await self.store.daily_posts_to_reveal(now)
+        return await self._each("the daily results", posts, lambda p: self._reveal_daily(p, now))
+
+    async def _reveal_daily(self, post: DailyPost, now: float) -> bool:
+        """Reveal one daily question. Claimed first, so two schedulers never both post it;
+        a post the platform refuses gives the claim back, to be tried again later."""
+        publisher = self._publisher(post.scope)
+        found = self._question(post.bank_id, post.question_id)
+        if publisher is None or self._reveal_retry.get(post.id, 0.0) > now:
+            return False
+        if not await self.store.mark_daily_revealed(post.id, now):
+            return False  # another scheduler has it
+        if found is None or post.message_ref is None:
+            return False  # nothing to reveal: its bank is gone or it was never posted
+        bank, question = found
+        results = await self.store.daily_results(post)
+        choices = _daily_choices(post, question, post.locale)
+        bars, answer, total = _bars(choices, results, question)
+        view = DailyRevealView(
+            locale=post.locale,
+            day=post.day,
+            topic_title=i18n.pick(bank.title, post.locale),
+            prompt=i18n.pick(question.prompt, post.locale),
+            bars=bars,
+            answer=answer,
+            explanation=i18n.pick(question.explanation, post.locale),
+            references=question.references,
+            winners=tuple(w.name or w.player_id for w in results.winners),
+            answered=total,
+        )
+        if await self._post(publisher, post.scope, view, "the daily results"):
+            self._reveal_retry.pop(post.id, None)
+            metrics.DAILY_REVEALS.inc(outcome="made")
+            return True
+        await self.store.unmark_daily_revealed(post.id)
+        self._reveal_retry[post.id] = now + REVEAL_RETRY_SECONDS
+        metrics.DAILY_REVEALS.inc(outcome="failed")
+        return False
 
     # --- live races -------------------------------------------------------------------
 
@@ -478,26 +491,25 @@ class ChannelPlay:
 
     async def advance_races(self) -> int:
         """Close questions whose time is up and open the next ones; returns the steps."""
-        steps = 0
         now = self.clock.now()
-        for race in await self.store.running_races():
-            if now < race.phase_until:
-                continue
-            publisher = self._publisher(race.scope)
-            if publisher is None:
-                continue
-            if race.phase == "open":
-                closed = race.closed(now)
-                await self.store.update_race(closed)
-                await self._reveal_race_question(race, publisher)
-                if closed.phase == "done":
-                    await self._post_podium(closed, publisher, stopped=False)
-            else:
-                opened = race.next_opened(now)
-                await self.store.update_race(opened)
-                await self._post_race_question(opened, publisher)
-            steps += 1
-        return steps
+        races = await self.store.running_races()
+        return await self._each("a race", races, lambda race: self._advance_race(race, now))
+
+    async def _advance_race(self, race: Race, now: float) -> bool:
+        publisher = self._publisher(race.scope)
+        if now < race.phase_until or publisher is None:
+            return False
+        if race.phase == "open":
+            closed = race.closed(now)
+            await self.store.update_race(closed)
+            await self._reveal_race_question(race, publisher)
+            if closed.phase == "done":
+                await self._post_podium(closed, publisher, stopped=False)
+        else:
+            opened = race.next_opened(now)
+            await self.store.update_race(opened)
+            await self._post_race_question(opened, publisher)
+        return True
 
     async def _reveal_race_question(self, race: Race, publisher: Publisher) -> None:
         found = self._race_question(race)
@@ -558,7 +570,9 @@ class ChannelPlay:
         except ValueError:
             end_day = None
         ends_at = end_day.timestamp() + 86400 if end_day else 0.0  # the end of that day, UTC
-        if ends_at <= now or not name.strip():
+        if not name.strip():
+            return _refusal(caller, "competition_no_name", "competition_usage")
+        if ends_at <= now:
             return _refusal(caller, "competition_bad_date", "competition_usage", value=until)
         names = [n for n in (topics or "").split(",") if n.strip()]
         banks = [self.catalog.find(n) for n in names]
@@ -610,24 +624,22 @@ class ChannelPlay:
         )
 
     async def end_due_competitions(self) -> int:
-        ended = 0
-        for competition in await self.store.competitions_to_end(self.clock.now()):
-            await self._finish_competition(competition)
-            ended += 1
-        return ended
+        due = await self.store.competitions_to_end(self.clock.now())
+        return await self._each("a competition", due, self._finish_competition)
 
-    async def _finish_competition(self, competition: Competition) -> None:
+    async def _finish_competition(self, competition: Competition) -> bool:
         """End it once and post the final standings where it was started."""
         now = self.clock.now()
         if not await self.store.end_competition(competition, now):
-            return
+            return False
         publisher = self._publisher(competition.scope)
         if publisher is None:
-            return
+            return True
         final = replace(competition, ended_at=now)
         locale = await self._channel_locale(competition.scope)
         standings = await self._standings(final, locale, None)
         await self._post(publisher, competition.scope, standings, "the final standings")
+        return True
 
     async def _channel_locale(self, scope: ScopeRef) -> str:
         schedules = await self.store.daily_schedules(scope.platform)
@@ -643,7 +655,8 @@ class ChannelPlay:
 
     async def tick(self) -> None:
         """Do whatever is due now. Each kind of work fails alone: a platform or database
-        fault postpones it to the next tick."""
+        fault postpones it to the next tick, and a bug stops neither the other kinds nor
+        the scheduler (``_each`` isolates the channels within a kind)."""
         for step in (
             self.post_due_dailies,
             self.reveal_due_dailies,
@@ -654,3 +667,23 @@ class ChannelPlay:
                 await step()
             except StoreError as exc:
                 log.warning("scheduled work postponed: %s", exc)
+            except Exception:
+                log.exception("scheduled work failed: %s", step.__name__)
+                metrics.SCHEDULER_ERRORS.inc(work=step.__name__)
+
+    async def _each(
+        self, what: str, items: Iterable[T], work: Callable[[T], Awaitable[bool]]
+    ) -> int:
+        """Do the work for each channel's item on its own: one bad channel (a broken row,
+        a bug) is logged with its traceback and counted, and the others go on."""
+        done = 0
+        for item in items:
+            try:
+                done += await work(item)
+            except StoreError as exc:
+                log.warning("%s postponed: %s", what, exc)
+            except Exception:
+                where = getattr(item, "scope", item)
+                log.exception("%s failed for %s", what, where)
+                metrics.SCHEDULER_ERRORS.inc(work=what)
+        return done

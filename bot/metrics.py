@@ -130,8 +130,15 @@ API_RETRIES = Counter(
     "quizbot_platform_api_retries_total", "Platform API calls retried, by platform."
 )
 DAILY_POSTS = Counter("quizbot_daily_posts_total", "Daily questions, by outcome (made, missed).")
+DAILY_REVEALS = Counter(
+    "quizbot_daily_reveals_total", "Daily results posted, by outcome (made, failed: retried)."
+)
+SCHEDULER_ERRORS = Counter(
+    "quizbot_scheduler_errors_total", "Scheduled work that failed with a bug, by kind of work."
+)
 RUNS_IN_PROGRESS = Gauge("quizbot_runs_in_progress", "Personal quiz runs started, not finished.")
 for _metric in (
-    ANSWERS, ANSWER_SECONDS, INTERACTIONS, API_ERRORS, API_RETRIES, DAILY_POSTS, RUNS_IN_PROGRESS,
+    ANSWERS, ANSWER_SECONDS, INTERACTIONS, API_ERRORS, API_RETRIES, DAILY_POSTS, DAILY_REVEALS,
+    SCHEDULER_ERRORS, RUNS_IN_PROGRESS,
 ):  # fmt: skip
     REGISTRY.add(_metric)

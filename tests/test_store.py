@@ -13,6 +13,7 @@ from bot.banks import Catalog
 from bot.engine import Engine
 from bot.refs import PlayerRef, ScopeRef
 from bot.store import MIGRATIONS, Store, StoreError
+from bot.store.schema import migrate
 from bot.views import Feedback, Leaderboard, Notice, QuestionView
 
 from .test_engine import ANA, TEAM, play, right_choice, wrong_choice
@@ -145,3 +146,22 @@ async def test_answers_survive_a_reopen(tmp_path: Path, catalog: Catalog) -> Non
     board = await Engine(catalog, reopened).leaderboard(ANA, ScopeRef("slack", "T1"), "en")
     assert isinstance(board, Leaderboard) and board.you and board.you.points == 30
     await reopened.close()
+
+
+def test_migrations_split_where_sqlite_does(tmp_path: Path) -> None:
+    # A ';' in a string literal and in a trigger body ends no statement.
+    script = """
+    CREATE TABLE notes (id INTEGER PRIMARY KEY, text TEXT NOT NULL DEFAULT 'a;b');
+    CREATE TABLE log (text TEXT);
+    CREATE TRIGGER noted AFTER INSERT ON notes BEGIN
+        INSERT INTO log VALUES ('noted; ' || NEW.text);
+    END;
+    INSERT INTO notes (text) VALUES ('x;y');
+    INSERT INTO notes DEFAULT VALUES;
+    """
+    db = sqlite3.connect(tmp_path / "m.db", isolation_level=None)
+    migrate(db, (script,))
+    assert db.execute("PRAGMA user_version").fetchone() == (1,)
+    assert db.execute("SELECT text FROM notes ORDER BY id").fetchall() == [("x;y",), ("a;b",)]
+    assert db.execute("SELECT text FROM log").fetchall() == [("noted; x;y",), ("noted; a;b",)]
+    db.close()

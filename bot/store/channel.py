@@ -116,9 +116,23 @@ class ChannelTables(StoreBase):
 
         await self._write(work)
 
-    async def mark_daily_revealed(self, post_id: str, at: float) -> None:
+    async def mark_daily_revealed(self, post_id: str, at: float) -> bool:
+        """Claim a post's reveal: False when it is revealed (or being revealed) already."""
+
+        def work(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "UPDATE daily_posts SET revealed_at = ? WHERE post_id = ? AND revealed_at IS NULL",
+                (at, post_id),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(work)
+
+    async def unmark_daily_revealed(self, post_id: str) -> None:
+        """Give a claimed reveal back: its post failed and is tried again."""
+
         def work(db: sqlite3.Connection) -> None:
-            db.execute("UPDATE daily_posts SET revealed_at = ? WHERE post_id = ?", (at, post_id))
+            db.execute("UPDATE daily_posts SET revealed_at = NULL WHERE post_id = ?", (post_id,))
 
         await self._write(work)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Sequence
 from pathlib import Path
 
 from .rows import StoreError
@@ -178,19 +179,32 @@ MIGRATIONS: tuple[str, ...] = (
 )
 
 
-def migrate(db: sqlite3.Connection) -> None:
+def statements(script: str) -> list[str]:
+    """A migration's statements, split where SQLite itself says a statement is complete
+    (a ';' inside a string literal or a trigger body does not end one)."""
+    found, pending = [], ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            found.append(pending.strip())
+            pending = ""
+    if pending.strip():
+        raise StoreError(f"a migration ends in an incomplete statement: {pending.strip()[:60]}")
+    return found
+
+
+def migrate(db: sqlite3.Connection, migrations: Sequence[str] = MIGRATIONS) -> None:
     """Bring the schema to the newest version, one migration per transaction."""
     (version,) = db.execute("PRAGMA user_version").fetchone()
-    if version > len(MIGRATIONS):
+    if version > len(migrations):
         raise StoreError(
             f"the database has schema version {version}, newer than this quizbot"
-            f" ({len(MIGRATIONS)}): upgrade quizbot"
+            f" ({len(migrations)}): upgrade quizbot"
         )
-    for number, script in enumerate(MIGRATIONS[version:], start=version + 1):
-        statements = [s for s in script.split(";") if s.strip()]
+    for number, script in enumerate(migrations[version:], start=version + 1):
         db.execute("BEGIN IMMEDIATE")
         try:
-            for statement in statements:
+            for statement in statements(script):
                 db.execute(statement)
             db.execute(f"PRAGMA user_version = {number}")
             db.execute("COMMIT")
