@@ -430,7 +430,7 @@ class ChannelPlay:
         if not await self.store.create_race(race, now):
             return _notice(loc, "race_running")
         if not await self._post_race_question(race, publisher):
-            await self.store.update_race(race.stopped(now))  # nobody could see it
+            await self.store.update_race(race, race.stopped(now))  # nobody could see it
             return _notice(loc, "cannot_post")
         return _notice(loc, "race_started", total=count, seconds=seconds)
 
@@ -499,15 +499,19 @@ class ChannelPlay:
         publisher = self._publisher(race.scope)
         if now < race.phase_until or publisher is None:
             return False
+        # Each step is compare-and-set from the state read: a race stopped (or moved on by
+        # another scheduler) since then is left as it is.
         if race.phase == "open":
             closed = race.closed(now)
-            await self.store.update_race(closed)
+            if not await self.store.update_race(race, closed):
+                return False
             await self._reveal_race_question(race, publisher)
             if closed.phase == "done":
                 await self._post_podium(closed, publisher, stopped=False)
         else:
             opened = race.next_opened(now)
-            await self.store.update_race(opened)
+            if not await self.store.update_race(race, opened):
+                return False
             await self._post_race_question(opened, publisher)
         return True
 
@@ -550,7 +554,11 @@ class ChannelPlay:
         race = races[0]
         if race.starter_id != caller.player.id and not caller.is_admin:
             return _notice(caller.locale, "race_not_starter")
-        await self.store.update_race(race.stopped(self.clock.now()))
+        while not await self.store.update_race(race, race.stopped(self.clock.now())):
+            current = await self.store.race(race.id)  # it moved on: stop it where it is now
+            if current is None or current.phase == "done":
+                return _notice(caller.locale, "race_none")
+            race = current
         publisher = self._publisher(caller.scope)
         if publisher is not None:
             await self._post_podium(race, publisher, stopped=True)

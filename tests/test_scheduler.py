@@ -122,3 +122,47 @@ async def test_a_competition_without_a_name_is_told_so(tmp_path: Path, catalog: 
     assert refused.kind == "competition_no_name"
     assert refused.text.startswith("A competition needs a name.\nUsage: /quiz competition start")
     await engine.store.close()
+
+
+class GatedPublisher(RecordingPublisher):
+    """Once armed, holds the first post it is given until the test releases it."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        super().__init__(clock)
+        self.armed = False
+        self.held: ScopeRef | None = None
+        self.holding, self.release = asyncio.Event(), asyncio.Event()
+
+    async def post(self, channel: ScopeRef, view: ChannelView) -> str:
+        if self.armed and self.held is None:
+            self.held = channel
+            self.holding.set()
+            await self.release.wait()
+        return await super().post(channel, view)
+
+
+async def test_a_race_stopped_mid_step_stays_stopped(tmp_path: Path, catalog: Catalog) -> None:
+    clock = FakeClock(moment("2026-11-02T08:00"))
+    engine, _ = await open_engine(tmp_path / "d.db", catalog, clock)
+    publisher = GatedPublisher(clock)
+    engine.channel.publishers["slack"] = publisher
+    channels = [ScopeRef("slack", "T1", f"C-race-{n}") for n in (1, 2)]
+    for channel in channels:
+        started = await engine.channel.race_start(Caller(ADMIN, channel, "en"), "offloading", 3, 20)
+        assert started.kind == "race_started"
+    clock.advance(21)  # both questions' time is up
+    publisher.armed = True
+    stepping = asyncio.create_task(engine.channel.advance_races())
+    await asyncio.wait_for(publisher.holding.wait(), 5)  # one race's reveal is being posted
+    other = next(c for c in channels if c != publisher.held)
+    stopped = await engine.channel.race_stop(Caller(ADMIN, other, "en"))
+    assert stopped.kind == "race_stopped"
+    publisher.release.set()
+    await asyncio.wait_for(stepping, 5)
+    assert [r.scope for r in await engine.store.running_races()] == [publisher.held]
+    after_stop = publisher.posts[-1]
+    assert after_stop.channel == publisher.held  # nothing more was posted in the stopped one
+    clock.advance(60)
+    await engine.channel.tick()
+    assert other not in [p.channel for p in publisher.posts if p.at == clock.now()]
+    await engine.store.close()

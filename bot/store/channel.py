@@ -246,15 +246,22 @@ class ChannelTables(StoreBase):
 
         return await self._write(work)
 
-    async def update_race(self, race: Race) -> None:
-        def work(db: sqlite3.Connection) -> None:
-            db.execute(
-                "UPDATE races SET current = ?, phase = ?, phase_until = ?, opened_at = ?"
-                " WHERE race_id = ?",
-                (race.current, race.phase, race.phase_until, race.opened_at, race.id),
-            )
+    async def update_race(self, before: Race, after: Race) -> bool:
+        """Move a race from the state it was read in to the next, compare-and-set: False
+        when it moved on meanwhile (stopped, or advanced by another scheduler)."""
 
-        await self._write(work)
+        def work(db: sqlite3.Connection) -> bool:
+            cursor = db.execute(
+                "UPDATE races SET current = ?, phase = ?, phase_until = ?, opened_at = ?"
+                " WHERE race_id = ? AND current = ? AND phase = ? AND phase_until = ?",
+                (
+                    *(after.current, after.phase, after.phase_until, after.opened_at),
+                    *(before.id, before.current, before.phase, before.phase_until),
+                ),
+            )
+            return cursor.rowcount == 1
+
+        return await self._write(work)
 
     async def race(self, race_id: str) -> Race | None:
         rows = await self._fetchall(
