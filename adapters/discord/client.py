@@ -11,6 +11,7 @@ import json
 import logging
 import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,12 +65,16 @@ class QuizButton(discord.ui.DynamicItem[discord.ui.Button], template=codec.PATTE
 
 def _dispatched_to_quiz_button(interaction: discord.Interaction) -> bool:
     """Whether discord.py will hand this click to QuizButton: the id must match its
-    template and be a button on the message clicked (the same test discord.py makes)."""
-    custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
+    template and be a component of the same type with that id on the message clicked
+    (the test discord.py's view store makes)."""
+    data = dict(interaction.data or {})
+    custom_id, component_type = str(data.get("custom_id", "")), data.get("component_type")
     if interaction.message is None or not _BUTTON_ID.fullmatch(custom_id):
         return False
     return any(
         getattr(child, "custom_id", None) == custom_id
+        and getattr(child, "type", None) == discord.ComponentType.button
+        and component_type == discord.ComponentType.button.value
         for row in interaction.message.components
         for child in getattr(row, "children", ())
     )
@@ -110,9 +115,34 @@ class QuizClient(discord.Client):
         self._online = False  # connected to the gateway, as far as we know
         self._down_since: float | None = None  # monotonic time the outage began
         self._outages = OutageFilter()
+        self._unreadable: set[str] = set()  # gateway events already warned about
+        parsers = self._connection.parsers  # this client's own, not discord.py's classes
+        for event, parse in list(parsers.items()):
+            parsers[event] = self._guarded(event, parse)
         engine.health.set_platform(PLATFORM, False)  # not ready until connected
         if self._guild:
             self.tree.copy_global_to(guild=self._guild)
+
+    def _guarded(self, event: str, parse: Callable[[Any], None]) -> Callable[[Any], None]:
+        """A gateway event this discord.py cannot read (Discord changes payloads without
+        notice) is dropped with one WARNING per event type, instead of ending the client
+        with a traceback (and a service restarting into the same event, in a loop)."""
+
+        def parse_or_drop(data: Any) -> None:
+            try:
+                parse(data)
+            except Exception as exc:
+                level = logging.DEBUG if event in self._unreadable else logging.WARNING
+                self._unreadable.add(event)
+                log.log(
+                    level,
+                    "dropped a %s event this discord.py cannot read (%s: %s)",
+                    event,
+                    type(exc).__name__,
+                    exc,
+                )
+
+        return parse_or_drop
 
     async def start(self, token: str, *, reconnect: bool = True) -> None:
         """Log in and stay connected. Discord unreachable at start (API or gateway) is a

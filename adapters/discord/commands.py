@@ -45,8 +45,41 @@ def choices(*values: str, prefix: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=text(f"{prefix}{value}"), value=value) for value in values]
 
 
+class QuizTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction, /) -> bool:
+        """An autocomplete for an option that has none (an out-of-date command): discord.py
+        would log an ERROR and the user would see "Loading options failed". Answer it
+        with no choices and one WARNING instead."""
+        if interaction.type is not discord.InteractionType.autocomplete:
+            return True
+        data = dict(interaction.data or {})
+        name = str(data.get("name", ""))
+        options = data.get("options")
+        focused = next(
+            (
+                o.get("name")
+                for o in (options if isinstance(options, list) else ())
+                if isinstance(o, dict) and o.get("focused")
+            ),
+            None,
+        )
+        command = self.get_command(name, guild=interaction.guild) or self.get_command(name)
+        if isinstance(command, app_commands.Command) and any(
+            p.name == focused and p.autocomplete for p in command.parameters
+        ):
+            return True
+        log.warning(
+            "autocomplete for an option of /%s that completes nothing (%s):"
+            " run `quizbot discord sync`",
+            name,
+            focused,
+        )
+        await interaction.response.autocomplete([])
+        return False
+
+
 def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree:
-    tree = app_commands.CommandTree(client)
+    tree = QuizTree(client)
 
     async def topic_choices(
         interaction: discord.Interaction, current: str

@@ -863,9 +863,11 @@ class FakeDiscord:
         locale: str = "en-US",
         guild: bool = True,
         timeout: float = 10.0,
+        component_type: int = 2,
     ) -> Outcome:
-        """A click on a button of a message (the custom_id need not be on it: forgeries)."""
-        data = {"custom_id": custom_id, "component_type": 2}
+        """A click on a button of a message (the custom_id need not be on it, nor the
+        component be a button: forgeries)."""
+        data = {"custom_id": custom_id, "component_type": component_type}
         message = json.loads(json.dumps(self.messages[message_id]))
         payload = self.interaction(3, data, user=user, locale=locale, guild=guild, message=message)
         return await self.interact(payload, timeout)

@@ -17,7 +17,7 @@ from bot.store import Store
 
 from .conftest import running_bot
 from .fake_discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser
-from .support import answer_button, play
+from .support import answer_button, play, warnings
 
 
 async def test_autocomplete_finds_topics_by_id_alias_and_title(
@@ -34,6 +34,20 @@ async def test_autocomplete_finds_topics_by_id_alias_and_title(
     hindi = await fake.autocomplete("quiz", "topic", "offloading", locale="hi")
     assert hindi[0]["name"].startswith("CPU और NVMe पर ऑप्टिमाइज़र स्टेट")
     assert await fake.autocomplete("quiz", "topic", "no such topic at all") == []
+
+
+async def test_autocomplete_for_an_option_that_completes_nothing(
+    fake: FakeDiscord, bot: QuizClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    # An out-of-date command on Discord's side: `questions` has no autocomplete here.
+    assert await fake.autocomplete("quiz-race", "questions", "5") == []
+    assert await fake.autocomplete("quiz-nosuch", "topic", "x") == []
+    assert warnings(caplog) == [
+        "autocomplete for an option of /quiz-race that completes nothing (questions):"
+        " run `quizbot discord sync`",
+        "autocomplete for an option of /quiz-nosuch that completes nothing (topic):"
+        " run `quizbot discord sync`",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -195,7 +209,7 @@ async def test_clicks_that_cannot_count_get_a_private_explanation(
     run = codec.decode(right)
     assert isinstance(run, codec.AnswerAction)
 
-    async def refused(message: str, custom_id: str, user: FakeUser = ALICE, **kw: str) -> str:
+    async def refused(message: str, custom_id: str, user: FakeUser = ALICE, **kw: int) -> str:
         before = fake.messages[message]["embeds"]
         outcome = await fake.click(message, custom_id, user=user, **kw)
         assert (outcome.callback_type, outcome.new_message, outcome.ephemeral) == (4, True, True)
@@ -243,6 +257,9 @@ async def test_clicks_that_cannot_count_get_a_private_explanation(
         64,
     )
     assert await refused(planted["id"], "qz:a:ffffffffffffffff:0:1") == invalid
+    # A button's id sent as another kind of component: discord.py routes it nowhere
+    # (its view store matches the component type too), so the engine answers it.
+    assert await refused(m1, right, component_type=3) == t("en", "already_answered")
 
     third = await fake.slash("quiz", topic="tiny")  # resumes at question 2
     done = await fake.click(

@@ -306,3 +306,20 @@ async def test_discord_unreachable_at_start_is_one_line(
     what = "API" if down == "api" else "gateway"
     assert str(raised.value).startswith(f"cannot reach Discord's {what} at {closed}")
     assert "\n" not in str(raised.value)
+
+
+async def test_gateway_events_discord_py_cannot_read_are_dropped_not_fatal(
+    fake: FakeDiscord, bot: QuizClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    # Discord changed a payload without notice: a field this discord.py requires is gone.
+    odd = fake.interaction(2, {"id": fake.command_id("quiz-topics"), "name": "quiz-topics"})
+    del odd["attachment_size_limit"]
+    for _ in range(3):  # repeating, as a changed payload does
+        await fake.dispatch("INTERACTION_CREATE", odd)
+    topics = await fake.slash("quiz-topics")  # still connected, still serving
+    assert "Quiz topics" in topics.text()
+    assert not bot.is_closed()
+    assert warnings(caplog) == [  # once, though it came three times
+        "dropped a INTERACTION_CREATE event this discord.py cannot read"
+        " (KeyError: 'attachment_size_limit')",
+    ]
