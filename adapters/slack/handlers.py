@@ -111,8 +111,14 @@ async def _reply(replier: Replier, respond: AsyncRespond, view: View, *, replace
 
     Sent with slack_sdk's webhook client rather than bolt's ``respond``, which cannot
     retry: a 429 waits out its Retry-After, a 500 or a dropped connection is tried once
-    more. The answer is on disk already; a reply that cannot be delivered is one warning."""
-    message = render(view)
+    more. The answer is on disk already; a reply that cannot be delivered is one warning,
+    and one that cannot be rendered (a bug) still tells the player to try again."""
+    try:
+        message = render(view)
+    except Exception:
+        log.exception("could not render a %s for Slack", type(view).__name__)
+        message = render(_try_again(getattr(view, "locale", i18n.DEFAULT_LOCALE)))
+        replace = False
     where: dict[str, Any] = (
         {"replace_original": True}
         if replace

@@ -8,6 +8,7 @@ import json
 import logging
 import string
 from collections.abc import AsyncIterator
+from pathlib import Path
 from urllib.parse import urlencode
 
 import pytest
@@ -18,8 +19,12 @@ from adapters.errors import SetupError
 from adapters.slack import handlers, runtime
 from adapters.slack.runtime import build_app
 from adapters.slack.settings import SlackSettings
+from bot.banks import load_catalog
 from bot.engine import Engine
+from bot.messages import t
+from bot.store import Store
 
+from ..conftest import FIXTURES
 from .conftest import SECRET, db_counts, db_problems, start_http
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 
@@ -319,3 +324,22 @@ async def test_secrets_appear_in_no_log_and_no_reply(
     for secret in ("KNOWNTOKENVALUE", SIGNING):
         assert not any(secret in line for line in logged), secret
         assert secret not in sent, secret
+
+
+async def test_a_reply_that_cannot_be_rendered_still_answers(
+    fake: FakeSlack, store: Store, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # A question far beyond what one Slack message can hold (50 blocks of 3000 characters).
+    tiny = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
+    (tmp_path / "huge.yaml").write_text(tiny.replace("One plus one?", "word " * 40000))
+    engine = Engine(load_catalog([tmp_path / "huge.yaml"]), store)
+    runner, url = await start_http(engine, fake)
+    try:
+        message = await SlackDriver(fake, url, SECRET).command("tiny", "U1")
+    finally:
+        await runner.cleanup()
+    assert message["response_type"] == "ephemeral"
+    assert shown_text(message) == t("en", "try_again")
+    errors = [r.getMessage() for r in caplog.get_records("call") if r.levelno >= logging.ERROR]
+    assert errors == ["could not render a QuestionView for Slack"]
+    caplog.clear()  # that ERROR, with its traceback, is what the operator needs to see
