@@ -66,7 +66,7 @@ async def _with_engine(db: str | None, work):  # type: ignore[no-untyped-def]
     config = _config()
     store = await Store.open(db or config.db)
     try:  # closing the store on every way out: its threads would keep the process alive
-        metrics.RUNS_IN_PROGRESS.read = lambda: store.runs_in_progress
+        metrics.RUNS_IN_PROGRESS.set_function(lambda: store.runs_in_progress)
         engine = Engine(
             _catalog(config),
             store,

@@ -9,7 +9,7 @@ import logging
 from aiohttp import web
 
 from bot.engine import Engine
-from bot.metrics import REGISTRY
+from bot.metrics import exposition
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +24,8 @@ def ops_app(engine: Engine) -> web.Application:
         )
 
     async def metrics(_: web.Request) -> web.Response:
-        return web.Response(text=REGISTRY.render(), content_type="text/plain", charset="utf-8")
+        body, content_type = exposition()
+        return web.Response(body=body, headers={"Content-Type": content_type})
 
     app = web.Application()
     app.router.add_get("/healthz", healthz)

@@ -170,7 +170,7 @@ class ChannelPlay:
             return await publisher.post(scope, view)
         except Exception as exc:
             log.warning("%s for %s could not be posted: %s", what, scope, exc)
-            metrics.API_ERRORS.inc(platform=scope.platform)
+            metrics.API_ERRORS.labels(platform=scope.platform).inc()
             return None
 
     # --- the daily question: commands ----------------------------------------------
@@ -288,10 +288,10 @@ class ChannelPlay:
         assert view is not None
         ref = await self._post(publisher, schedule.scope, view, "the daily question")
         if ref is None:  # the platform refused: the day is lost, never doubled
-            metrics.DAILY_POSTS.inc(outcome="missed")
+            metrics.DAILY_POSTS.labels(outcome="missed").inc()
             return False
         await self.store.set_daily_message(post.id, ref)
-        metrics.DAILY_POSTS.inc(outcome="made")
+        metrics.DAILY_POSTS.labels(outcome="made").inc()
         return True
 
     async def daily_click(self, player: PlayerRef, action: codec.DailyAction, locale: str) -> (
@@ -316,7 +316,7 @@ class ChannelPlay:
         by_key = {codec.decode(c.action_id).choice: c for c in choices}  # type: ignore[union-attr]
         if recorded.duplicate:
             return _notice(locale, "daily_already", letter=by_key[recorded.choice].letter)
-        metrics.ANSWERS.inc(mode="daily")
+        metrics.ANSWERS.labels(mode="daily").inc()
         self._schedule_count_refresh(post)
         return ChannelFeedback(
             locale=locale,
@@ -355,7 +355,7 @@ class ChannelPlay:
                 await publisher.update(post.scope, post.message_ref or "", view)
         except Exception as exc:
             log.warning("could not update the daily question's answer count: %s", exc)
-            metrics.API_ERRORS.inc(platform=post.scope.platform)
+            metrics.API_ERRORS.labels(platform=post.scope.platform).inc()
 
     async def reveal_due_dailies(self) -> int:
         now = self.clock.now()
@@ -391,11 +391,11 @@ class ChannelPlay:
         )
         if await self._post(publisher, post.scope, view, "the daily results"):
             self._reveal_retry.pop(post.id, None)
-            metrics.DAILY_REVEALS.inc(outcome="made")
+            metrics.DAILY_REVEALS.labels(outcome="made").inc()
             return True
         await self.store.unmark_daily_revealed(post.id)
         self._reveal_retry[post.id] = now + REVEAL_RETRY_SECONDS
-        metrics.DAILY_REVEALS.inc(outcome="failed")
+        metrics.DAILY_REVEALS.labels(outcome="failed").inc()
         return False
 
     # --- live races -------------------------------------------------------------------
@@ -484,7 +484,7 @@ class ChannelPlay:
             now,
         )  # fmt: skip
         if not recorded.duplicate:
-            metrics.ANSWERS.inc(mode="race")
+            metrics.ANSWERS.labels(mode="race").inc()
         choices = self._race_choices(race, question, locale)
         chosen = next(c for c in choices if c.action_id.endswith(f":{recorded.choice}"))
         return RaceLockedView(locale, chosen, recorded.duplicate)
@@ -677,7 +677,7 @@ class ChannelPlay:
                 log.warning("scheduled work postponed: %s", exc)
             except Exception:
                 log.exception("scheduled work failed: %s", step.__name__)
-                metrics.SCHEDULER_ERRORS.inc(work=step.__name__)
+                metrics.SCHEDULER_ERRORS.labels(work=step.__name__).inc()
 
     async def _each(
         self, what: str, items: Iterable[T], work: Callable[[T], Awaitable[bool]]
@@ -693,5 +693,5 @@ class ChannelPlay:
             except Exception:
                 where = getattr(item, "scope", item)
                 log.exception("%s failed for %s", what, where)
-                metrics.SCHEDULER_ERRORS.inc(work=what)
+                metrics.SCHEDULER_ERRORS.labels(work=what).inc()
         return done

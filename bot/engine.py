@@ -123,7 +123,7 @@ class Engine:
             questions=questions or self.quiz_length,
         )
         await self.store.save_run(run)
-        metrics.INTERACTIONS.inc(platform=player.platform, outcome="quiz_started")
+        metrics.INTERACTIONS.labels(platform=player.platform, outcome="quiz_started").inc()
         return self._question_view(run, bank)
 
     async def click(
@@ -134,7 +134,7 @@ class Engine:
         started = time.perf_counter()
         result = await self._click(player, action_id, platform_locale)
         outcome = result.kind if isinstance(result, Notice) else type(result).__name__
-        metrics.INTERACTIONS.inc(platform=player.platform, outcome=outcome)
+        metrics.INTERACTIONS.labels(platform=player.platform, outcome=outcome).inc()
         if isinstance(result, Feedback | ChannelFeedback | RaceLockedView):
             metrics.ANSWER_SECONDS.observe(time.perf_counter() - started)
         return result
@@ -190,7 +190,7 @@ class Engine:
             return Notice(run.locale, "try_again", t(run.locale, "try_again"))
         if recorded.duplicate:
             return Notice(run.locale, "already_answered", t(run.locale, "already_answered"))
-        metrics.ANSWERS.inc(mode="quiz")
+        metrics.ANSWERS.labels(mode="quiz").inc()
         view = self._question_view(run, bank)
         after = run.after_answer(recorded.correct, recorded.points)
         summary = await self._summary(after, bank) if after.finished else None

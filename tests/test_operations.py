@@ -12,6 +12,7 @@ from pathlib import Path
 
 import yaml
 from aiohttp.test_utils import TestClient, TestServer
+from prometheus_client.parser import text_string_to_metric_families
 
 from adapters.cli import parser
 from adapters.ops import ops_app
@@ -35,22 +36,30 @@ async def client_for(engine: Engine) -> TestClient:
 
 
 async def test_metrics_move_when_answers_are_recorded(engine: Engine) -> None:
-    metrics.RUNS_IN_PROGRESS.read = lambda: engine.store.runs_in_progress
+    metrics.RUNS_IN_PROGRESS.set_function(lambda: engine.store.runs_in_progress)
     client = await client_for(engine)
     try:
-        before = metrics.ANSWERS.value(mode="quiz")
+        before = metrics.sample("quizbot_answers_recorded_total", mode="quiz")
         view = await engine.start_quiz(ANA, TEAM, "tiny", "en")
         assert isinstance(view, QuestionView)
         assert engine.store.runs_in_progress == 1
         assert isinstance(await engine.click(ANA, right_choice(engine, view)), Feedback)
         response = await client.get("/metrics")
         assert response.status == 200
-        text = await response.text()
-        assert f'quizbot_answers_recorded_total{{mode="quiz"}} {before + 1:g}' in text
-        assert "quizbot_runs_in_progress 1" in text
-        assert 'quizbot_interactions_total{outcome="Feedback",platform="slack"}' in text
-        assert "# TYPE quizbot_answer_seconds histogram" in text
-        assert 'quizbot_answer_seconds_bucket{le="+Inf"}' in text
+        assert response.headers["Content-Type"].startswith("text/plain; version=")
+        families = {f.name: f for f in text_string_to_metric_families(await response.text())}
+        samples = {
+            (s.name, tuple(sorted(s.labels.items()))): s.value
+            for f in families.values()
+            for s in f.samples
+        }
+        assert samples[("quizbot_answers_recorded_total", (("mode", "quiz"),))] == before + 1
+        assert samples[("quizbot_runs_in_progress", ())] == 1
+        feedback = (("outcome", "Feedback"), ("platform", "slack"))
+        assert samples[("quizbot_interactions_total", feedback)] >= 1
+        assert families["quizbot_answer_seconds"].type == "histogram"
+        assert samples[("quizbot_answer_seconds_bucket", (("le", "+Inf"),))] >= 1
+        assert "process_resident_memory_bytes" in families  # the process's own metrics
     finally:
         await client.close()
 

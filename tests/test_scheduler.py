@@ -48,7 +48,7 @@ async def test_one_broken_channel_never_stops_the_others(
         DailySchedule(broken, ("offloading",), time(9), "Mars/Olympus", "en")
     )
     await switch_on(engine, "offloading", "09:00", "UTC")
-    before = metrics.SCHEDULER_ERRORS.value(work="the daily question")
+    before = metrics.sample("quizbot_scheduler_errors_total", work="the daily question")
     serving = asyncio.create_task(engine.channel.serve(interval=0.01))
     clock.advance(3 * 3600)  # 10:00 UTC: both are due
     for _ in range(300):
@@ -62,7 +62,7 @@ async def test_one_broken_channel_never_stops_the_others(
     failures = [r for r in caplog.get_records("call") if r.levelno == logging.ERROR]
     assert failures and failures[0].getMessage().startswith("the daily question failed for")
     assert failures[0].exc_info is not None  # with its traceback, for the operator
-    assert metrics.SCHEDULER_ERRORS.value(work="the daily question") > before
+    assert metrics.sample("quizbot_scheduler_errors_total", work="the daily question") > before
     caplog.clear()  # those ERROR records were the point of this test
     await engine.store.close()
 
@@ -75,11 +75,11 @@ async def test_a_refused_reveal_is_retried_not_lost(tmp_path: Path, catalog: Cat
     await switch_on(engine, "offloading", "09:00", "UTC")
     await run_until(engine, clock, moment("2026-11-02T09:10"))
     (post,) = publisher.of(DailyPostView)
-    failed = metrics.DAILY_REVEALS.value(outcome="failed")
+    failed = metrics.sample("quizbot_daily_reveals_total", outcome="failed")
     await run_until(engine, clock, moment("2026-11-02T17:10"))  # past its reveal at 17:00
     assert publisher.of(DailyRevealView) == []
     # Tried at 17:00 and again on the 17:10 tick (a refused reveal waits a minute).
-    assert metrics.DAILY_REVEALS.value(outcome="failed") == failed + 2
+    assert metrics.sample("quizbot_daily_reveals_total", outcome="failed") == failed + 2
     publisher.refuse = None  # the platform is back
     await run_until(engine, clock, moment("2026-11-02T17:30"), step=60)
     reveals = publisher.of(DailyRevealView)

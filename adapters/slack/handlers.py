@@ -153,8 +153,8 @@ async def _reply(replier: Replier, respond: AsyncRespond, view: View, *, replace
         if sent.status_code not in retries.SERVER_ERRORS or seen.reasons:
             break
         seen.reasons.append(f"HTTP {sent.status_code}")
-        metrics.API_RETRIES.inc(platform=PLATFORM)
-    metrics.API_ERRORS.inc(platform=PLATFORM)
+        metrics.API_RETRIES.labels(platform=PLATFORM).inc()
+    metrics.API_ERRORS.labels(platform=PLATFORM).inc()
     tried = f" (after a retry: {', '.join(seen.reasons)})" if seen.reasons else ""
     log.warning("could not deliver a reply through response_url: %s%s", problem, tried)
 

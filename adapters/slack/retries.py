@@ -53,7 +53,7 @@ def _counted(base: type[AsyncRetryHandler]) -> Callable[..., AsyncRetryHandler]:
             response: HttpResponse | None = None,
             error: Exception | None = None,
         ) -> None:
-            metrics.API_RETRIES.inc(platform=PLATFORM)
+            metrics.API_RETRIES.labels(platform=PLATFORM).inc()
             reason = _reason(response, error)
             if self.seen is not None:
                 self.seen.reasons.append(reason)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import re
 import sqlite3
 import subprocess
 from collections.abc import AsyncIterator, Iterator
@@ -16,6 +15,7 @@ from urllib.parse import urlencode
 
 import aiohttp
 import pytest
+from prometheus_client.parser import text_string_to_metric_families
 
 from .conftest import SECRET, db_problems
 from .fake_slack import Call, FakeSlack, SlackDriver, User, buttons, shown_text
@@ -48,13 +48,14 @@ async def get(url: str) -> tuple[int, str]:
 
 
 def counter(metrics: str, name: str, **labels: str) -> float:
-    """The sum of a counter's samples whose labels include ``labels``."""
-    total = 0.0
-    for line in metrics.splitlines():
-        match = re.match(rf"^{name}(?:\{{(.*)\}})? (\S+)$", line)
-        if match and all(f'{k}="{v}"' in (match[1] or "") for k, v in labels.items()):
-            total += float(match[2])
-    return total
+    """The sum of a counter's samples whose labels include ``labels`` (read with the
+    Prometheus client's own parser)."""
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(metrics)
+        for sample in family.samples
+        if sample.name == name and labels.items() <= sample.labels.items()
+    )
 
 
 @contextlib.contextmanager
