@@ -7,12 +7,11 @@ in a small cache whose entries expire (names, languages and roles do change)."""
 from __future__ import annotations
 
 import logging
-import time
-from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import aiohttp
+from cachetools import TTLCache
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -28,34 +27,13 @@ class Person:
     is_admin: bool = False  # a workspace admin or owner (False when users.info failed)
 
 
-class TtlCache:
-    """A bounded least-recently-used map whose entries expire after ``ttl`` seconds."""
-
-    def __init__(self, size: int, ttl: float, clock: Callable[[], float] = time.monotonic):
-        self._size, self._ttl, self._clock = size, ttl, clock
-        self._items: OrderedDict[tuple[str, str], tuple[float, Person]] = OrderedDict()
-
-    def get(self, key: tuple[str, str]) -> Person | None:
-        item = self._items.get(key)
-        if item is None:
-            return None
-        if item[0] <= self._clock():
-            del self._items[key]
-            return None
-        self._items.move_to_end(key)
-        return item[1]
-
-    def put(self, key: tuple[str, str], value: Person) -> None:
-        self._items[key] = (self._clock() + self._ttl, value)
-        self._items.move_to_end(key)
-        while len(self._items) > self._size:
-            self._items.popitem(last=False)
-
-
 class People:
-    def __init__(self, client: AsyncWebClient, cache: TtlCache | None = None):
+    def __init__(
+        self, client: AsyncWebClient, cache: TTLCache[tuple[str, str], Person] | None = None
+    ):
         self._client = client
-        self._cache = cache or TtlCache(size=10_000, ttl=3600.0)
+        # An hour: a new name, language or admin role shows within that time.
+        self._cache = TTLCache(maxsize=10_000, ttl=3600.0) if cache is None else cache
 
     async def lookup(self, team_id: str, user_id: str, fallback_name: str) -> Person:
         """Name, locale and role of a user; on any failure, the fallback name, no locale
@@ -73,7 +51,7 @@ class People:
             log.warning("users.info failed for %s: %s", user_id, type(exc).__name__)
             return Person(fallback_name, None)
         person = _person(response.get("user"), fallback_name)
-        self._cache.put(key, person)
+        self._cache[key] = person
         return person
 
 

@@ -8,12 +8,12 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Generic, Self, TypeVar
+from typing import Any, Self, TypeVar
 
 import aiosqlite
+from cachetools import LRUCache
 
 from ..runs import Run
 from .ledger import Ledger
@@ -23,35 +23,11 @@ from .writer import Work, WriterThread, open_writer, transaction
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
-K = TypeVar("K")
-V = TypeVar("V")
 MAX_BATCH = 512
 BUSY_TIMEOUT_MS = 5000
 CHECKPOINT_EVERY = 5.0  # seconds between passive WAL checkpoints
 CACHED_RUNS = 50_000
 CACHED_PLAYERS = 50_000
-
-
-class _Lru(Generic[K, V]):
-    """A bounded cache of hot rows (runs in progress, player languages), so a click
-    needs no database read. Only this process writes the database, and every write
-    goes through the store, which updates the cache after the commit."""
-
-    def __init__(self, size: int):
-        self._size = size
-        self._items: OrderedDict[K, V] = OrderedDict()
-
-    def get(self, key: K) -> V | None:
-        value = self._items.get(key)
-        if value is not None:
-            self._items.move_to_end(key)
-        return value
-
-    def put(self, key: K, value: V) -> None:
-        self._items[key] = value
-        self._items.move_to_end(key)
-        if len(self._items) > self._size:
-            self._items.popitem(last=False)
 
 
 class StoreBase:
@@ -71,8 +47,11 @@ class StoreBase:
         self._ledger = Ledger()
         self.runs_in_progress = 0  # for the metrics; counted at open, then kept up to date
         self.transactions = 0  # committed write transactions (group commit makes it small)
-        self._runs: _Lru[str, Run] = _Lru(CACHED_RUNS)
-        self._locales: _Lru[tuple[str, str], tuple[str | None]] = _Lru(CACHED_PLAYERS)
+        # Hot rows (runs in progress, player languages), so a click needs no database
+        # read. Only this process writes the database, and every write goes through the
+        # store, which updates these after the commit.
+        self._runs: LRUCache[str, Run] = LRUCache(CACHED_RUNS)
+        self._locales: LRUCache[tuple[str, str], tuple[str | None]] = LRUCache(CACHED_PLAYERS)
         self._queue: asyncio.Queue[tuple[Work, asyncio.Future[Any]]] = asyncio.Queue()
         self._task = asyncio.create_task(self._write_loop(), name="quizbot-store-writer")
         self._checkpoints = asyncio.create_task(self._checkpoint_loop(), name="quizbot-wal")

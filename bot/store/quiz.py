@@ -39,7 +39,7 @@ class QuizTables(StoreBase):
             upsert_player(db, run.player)
 
         await self._write(work)
-        self._runs.put(run.id, run)
+        self._runs[run.id] = run
         self.runs_in_progress += 1
 
     async def set_run_locale(self, run: Run) -> None:
@@ -49,7 +49,7 @@ class QuizTables(StoreBase):
             db.execute("UPDATE runs SET locale = ? WHERE run_id = ?", (run.locale, run.id))
 
         await self._write(work)
-        self._runs.put(run.id, run)
+        self._runs[run.id] = run
 
     async def record_answer(self, record: AnswerRecord) -> Recorded:
         """Write one answer with its totals and run progress; a repeat of an answered
@@ -58,7 +58,7 @@ class QuizTables(StoreBase):
         recorded = await self._write(AnswerWork(record, self._ledger))
         if not recorded.duplicate:
             after = record.run.after_answer(recorded.correct, recorded.points)
-            self._runs.put(after.id, after)
+            self._runs[after.id] = after
             self.runs_in_progress -= after.finished
         return recorded
 
@@ -79,7 +79,7 @@ class QuizTables(StoreBase):
             )
 
         await self._write(work)
-        self._locales.put((player.platform, player.id), (locale,))
+        self._locales[(player.platform, player.id)] = (locale,)
 
     async def player_locale(self, platform: str, player_id: str) -> str | None:
         cached = self._locales.get((platform, player_id))
@@ -89,7 +89,7 @@ class QuizTables(StoreBase):
                 (platform, player_id),
             )
             cached = (rows[0][0] if rows else None,)
-            self._locales.put((platform, player_id), cached)
+            self._locales[(platform, player_id)] = cached
         return cached[0]
 
     async def load_run(self, run_id: str) -> Run | None:
@@ -120,7 +120,7 @@ class QuizTables(StoreBase):
             points=points,
             created_at=created_at,
         )
-        self._runs.put(run_id, run)
+        self._runs[run_id] = run
         return run
 
     async def open_run_id(self, player: PlayerRef, scope: ScopeRef, bank_id: str) -> str | None:

@@ -2,23 +2,27 @@
 
 from __future__ import annotations
 
+from cachetools import TTLCache
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.slack.people import People, Person, TtlCache
+from adapters.slack.people import People, Person
 
 from .fake_slack import FakeSlack
 
 
-def test_the_cache_expires_and_stays_bounded() -> None:
+async def test_who_someone_is_is_asked_again_after_the_cache_expires(fake: FakeSlack) -> None:
     now = [0.0]
-    cache = TtlCache(size=2, ttl=60, clock=lambda: now[0])
-    cache.put(("T", "a"), Person("A", "hi"))
-    cache.put(("T", "b"), Person("B", None))
-    assert cache.get(("T", "a")) == Person("A", "hi")  # now the most recently used
-    cache.put(("T", "c"), Person("C", None))
-    assert cache.get(("T", "b")) is None  # the least recently used went first
+    cache: TTLCache[tuple[str, str], Person] = TTLCache(maxsize=2, ttl=60, timer=lambda: now[0])
+    people = People(AsyncWebClient(token="xoxb-test", base_url=fake.api_url), cache)
+    for _ in range(3):
+        assert await people.lookup("T1", "UHI", "asha") == Person("आशा", "hi-IN")
+    assert len(fake.calls_to("users.info")) == 1
     now[0] = 61
-    assert cache.get(("T", "a")) is None and cache.get(("T", "c")) is None
+    await people.lookup("T1", "UHI", "asha")
+    assert len(fake.calls_to("users.info")) == 2
+    for user in ("U2", "UADMIN", "UOWNER"):  # more people than it holds: bounded
+        await people.lookup("T1", user, user)
+    assert len(cache) == 2
 
 
 async def test_lookup_uses_users_info_once_and_falls_back(fake: FakeSlack) -> None:
