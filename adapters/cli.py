@@ -16,17 +16,18 @@ from importlib.metadata import version
 from pathlib import Path
 from types import ModuleType
 
-from bot import i18n, logs, metrics
-from bot.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catalog
-from bot.config import Config, load_config
-from bot.engine import PERIODS, Engine, topic_list
-from bot.export import export
-from bot.lint import lint, load_rules, rate_table
-from bot.messages import t
-from bot.plain import render
-from bot.process import tune_gc
-from bot.store import Store, StoreError, integrity_problems
-from bot.views import TopicList
+from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catalog
+from bot.content.export import export
+from bot.content.lint import lint, load_rules, rate_table
+from bot.operations import logs, metrics
+from bot.operations.config import Config, load_config
+from bot.operations.process import tune_gc
+from bot.persistence import Store, StoreError, integrity_problems
+from bot.play.engine import PERIODS, Engine, topic_list
+from bot.ui import i18n
+from bot.ui.messages import t
+from bot.ui.plain import render
+from bot.ui.views import TopicList
 
 from . import console
 from .errors import SetupError

@@ -16,11 +16,11 @@ from typing import TextIO
 
 from wcwidth import wcswidth
 
-from bot.engine import Engine
-from bot.messages import t
-from bot.plain import render
-from bot.refs import PlayerRef, ScopeRef
-from bot.views import Feedback, QuestionView
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.messages import t
+from bot.ui.plain import render
+from bot.ui.views import Feedback, QuestionView
 
 SCOPE = ScopeRef("terminal", "local", "terminal")
 STOP_WORDS = ("q", "quit")

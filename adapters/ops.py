@@ -8,8 +8,8 @@ import logging
 
 from aiohttp import web
 
-from bot.engine import Engine
-from bot.metrics import exposition
+from bot.operations.metrics import exposition
+from bot.play.engine import Engine
 
 log = logging.getLogger(__name__)
 

@@ -16,13 +16,13 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.banks import default_directories, load_catalog
-from bot.clock import period_keys
-from bot.engine import Engine
-from bot.process import tune_gc
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import ALL_BANKS, Store
-from bot.views import Feedback, QuestionView
+from bot.content.banks import default_directories, load_catalog
+from bot.operations.process import tune_gc
+from bot.persistence import ALL_BANKS, Store
+from bot.play.clock import period_keys
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.views import Feedback, QuestionView
 
 from .common import ms, percentile, record, table
 

@@ -20,11 +20,11 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.banks import default_directories, load_catalog
-from bot.engine import Engine
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import Store
-from bot.views import Leaderboard
+from bot.content.banks import default_directories, load_catalog
+from bot.persistence import Store
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.views import Leaderboard
 
 from .common import ms, percentile, record, table
 

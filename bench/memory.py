@@ -12,11 +12,11 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from bot.banks import default_directories, load_catalog
-from bot.engine import Engine
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import Store
-from bot.views import QuestionView
+from bot.content.banks import default_directories, load_catalog
+from bot.persistence import Store
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.views import QuestionView
 
 from .common import record, table
 

@@ -25,12 +25,12 @@ from slack_sdk.web.async_client import AsyncWebClient
 from adapters.slack.people import People
 from adapters.slack.runtime import build_app, web_app
 from adapters.slack.settings import SlackSettings
-from bot.banks import default_directories, load_catalog
-from bot.engine import Engine
-from bot.process import tune_gc
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import Store
-from bot.views import QuestionView
+from bot.content.banks import default_directories, load_catalog
+from bot.operations.process import tune_gc
+from bot.persistence import Store
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.views import QuestionView
 from tests.slack.fake_slack import Call, FakeSlack, SlackDriver, User, sign
 from tests.slack.process import free_port
 

@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from zoneinfo import ZoneInfo
 
-from bot.plain import render
-from bot.refs import ScopeRef
-from bot.views import ChannelView
+from bot.play.refs import ScopeRef
+from bot.ui.plain import render
+from bot.ui.views import ChannelView
 
 
 class FakeClock:

@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.banks import Catalog, default_directories, load_catalog
-from bot.engine import Engine
-from bot.store import Store
+from bot.content.banks import Catalog, default_directories, load_catalog
+from bot.persistence import Store
+from bot.play.engine import Engine
 
 FIXTURES = Path(__file__).parent / "fixtures"
 REPO = Path(__file__).resolve().parent.parent

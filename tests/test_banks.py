@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.banks import Catalog, default_directories, load_catalog, parse_bank
-from bot.i18n import LOCALES
+from bot.content.banks import Catalog, default_directories, load_catalog, parse_bank
+from bot.ui.i18n import LOCALES
 
 from .conftest import FIXTURES, run_quizbot
 

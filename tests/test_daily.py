@@ -8,13 +8,13 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from bot.banks import Catalog
-from bot.channel import Caller
-from bot.codec import DailyAction, decode
-from bot.engine import Engine
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import Store
-from bot.views import ChannelFeedback, DailyPostView, DailyRevealView, Leaderboard, Notice
+from bot.content.banks import Catalog
+from bot.persistence import Store
+from bot.play.channel import Caller
+from bot.play.codec import DailyAction, decode
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.views import ChannelFeedback, DailyPostView, DailyRevealView, Leaderboard, Notice
 
 from .channel_support import FakeClock, RecordingPublisher, moment
 
@@ -219,7 +219,7 @@ async def test_daily_commands_need_an_admin_and_valid_input(engine: Engine) -> N
 def test_reveal_always_comes_before_the_next_post() -> None:
     from datetime import time
 
-    from bot.daily import DailySchedule, post_time, reveal_time
+    from bot.play.daily import DailySchedule, post_time, reveal_time
 
     schedule = DailySchedule(CHANNEL, ("x",), time(9, 0), "UTC", "en", reveal_after=30 * 3600)
     day = datetime(2026, 11, 2).date()

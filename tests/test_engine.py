@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.banks import Catalog
-from bot.codec import AnswerAction, decode
-from bot.engine import Engine
-from bot.refs import PlayerRef, ScopeRef
-from bot.runs import Run
-from bot.views import Feedback, Leaderboard, Notice, QuestionView, TopicList
+from bot.content.banks import Catalog
+from bot.play.codec import AnswerAction, decode
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.runs import Run
+from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView, TopicList
 
 ANA = PlayerRef("slack", "U1", "Ana")
 BO = PlayerRef("slack", "U2", "Bo")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.banks import SHIPPED_BANKS, Bank, parse_bank
-from bot.lint import Report, lint, load_rules, sentences
+from bot.content.banks import SHIPPED_BANKS, Bank, parse_bank
+from bot.content.lint import Report, lint, load_rules, sentences
 
 from .conftest import run_quizbot
 

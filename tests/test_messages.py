@@ -7,8 +7,8 @@ import string
 
 import pytest
 
-from bot.i18n import LOCALES
-from bot.messages import read_catalogue, t
+from bot.ui.i18n import LOCALES
+from bot.ui.messages import read_catalogue, t
 
 
 def _fields(text: str) -> set[str]:

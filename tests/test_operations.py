@@ -16,12 +16,12 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from adapters.cli import parser
 from adapters.ops import ops_app
-from bot import metrics
-from bot.banks import Catalog, load_catalog, reload_catalog
-from bot.config import SETTINGS, load_config
-from bot.engine import Engine
-from bot.store import MIGRATIONS, Store, integrity_problems
-from bot.views import Feedback, Leaderboard, QuestionView
+from bot.content.banks import Catalog, load_catalog, reload_catalog
+from bot.operations import metrics
+from bot.operations.config import SETTINGS, load_config
+from bot.persistence import MIGRATIONS, Store, integrity_problems
+from bot.play.engine import Engine
+from bot.ui.views import Feedback, Leaderboard, QuestionView
 
 from .conftest import FIXTURES, REPO, make_immutable, run_quizbot
 from .test_engine import ANA, TEAM, right_choice

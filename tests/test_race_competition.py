@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from bot.banks import Catalog
-from bot.channel import Caller
-from bot.codec import RaceAction, decode
-from bot.engine import Engine
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import Store
-from bot.views import (
+from bot.content.banks import Catalog
+from bot.persistence import Store
+from bot.play.channel import Caller
+from bot.play.codec import RaceAction, decode
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.views import (
     ChannelFeedback,
     DailyPostView,
     Leaderboard,

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from bot import metrics
-from bot.banks import Catalog
-from bot.channel import Caller
-from bot.daily import DailySchedule
-from bot.refs import ScopeRef
-from bot.views import ChannelFeedback, ChannelView, DailyPostView, DailyRevealView
+from bot.content.banks import Catalog
+from bot.operations import metrics
+from bot.play.channel import Caller
+from bot.play.daily import DailySchedule
+from bot.play.refs import ScopeRef
+from bot.ui.views import ChannelFeedback, ChannelView, DailyPostView, DailyRevealView
 
 from .channel_support import FakeClock, RecordingPublisher, moment
 from .test_daily import ADMIN, CHANNEL, PLAYERS, open_engine, right_and_wrong, run_until, switch_on

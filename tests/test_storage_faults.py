@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from bot.banks import Catalog
-from bot.engine import Engine
-from bot.store import Store
-from bot.views import Feedback, Notice, QuestionView
+from bot.content.banks import Catalog
+from bot.persistence import Store
+from bot.play.engine import Engine
+from bot.ui.views import Feedback, Notice, QuestionView
 
 from .conftest import make_immutable
 from .test_engine import ANA, TEAM, right_choice

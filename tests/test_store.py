@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from bot.banks import Catalog
-from bot.engine import Engine
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import MIGRATIONS, Store, StoreError
-from bot.store.schema import migrate
-from bot.views import Feedback, Leaderboard, Notice, QuestionView
+from bot.content.banks import Catalog
+from bot.persistence import MIGRATIONS, Store, StoreError
+from bot.persistence.schema import migrate
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView
 
 from .test_engine import ANA, TEAM, play, right_choice, wrong_choice
 

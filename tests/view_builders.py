@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from bot import codec, i18n
-from bot.banks import Bank, Question
-from bot.runs import LETTERS
-from bot.views import ChoiceView, Feedback, QuestionView, Summary
+from bot.content.banks import Bank, Question
+from bot.play import codec
+from bot.play.runs import LETTERS
+from bot.ui import i18n
+from bot.ui.views import ChoiceView, Feedback, QuestionView, Summary
 
 RUN = "0123456789abcdef"
 

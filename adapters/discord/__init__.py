@@ -19,10 +19,10 @@ from collections.abc import Mapping
 
 import discord
 
-from bot.banks import default_directories, load_catalog
-from bot.config import default_db_path
-from bot.engine import Engine
-from bot.store import Store, StoreError
+from bot.content.banks import default_directories, load_catalog
+from bot.operations.config import default_db_path
+from bot.persistence import Store, StoreError
+from bot.play.engine import Engine
 
 from .client import QuizClient, use_endpoints
 from .settings import PORTAL, Settings, SettingsError

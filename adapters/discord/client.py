@@ -19,8 +19,8 @@ import aiohttp
 import discord
 import yarl
 
-from bot import codec
-from bot.engine import Engine
+from bot.play import codec
+from bot.play.engine import Engine
 
 from .commands import CatalogTranslator, build_tree
 from .handlers import ACK_BUDGET, PLATFORM, Handlers

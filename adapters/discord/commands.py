@@ -12,9 +12,10 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot import i18n, race
-from bot.engine import PERIODS
-from bot.messages import t
+from bot.play import race
+from bot.play.engine import PERIODS
+from bot.ui import i18n
+from bot.ui.messages import t
 
 from .handlers import COMPETITION, Handlers, timezone_choices, try_again
 

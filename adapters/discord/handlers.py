@@ -15,13 +15,15 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from bot import codec, i18n, logs
-from bot.channel import Caller
-from bot.engine import Engine
-from bot.messages import t
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import StoreError
-from bot.views import Feedback, Notice, QuestionView, View
+from bot.operations import logs
+from bot.persistence import StoreError
+from bot.play import codec
+from bot.play.channel import Caller
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui import i18n
+from bot.ui.messages import t
+from bot.ui.views import Feedback, Notice, QuestionView, View
 
 from .render import Reply, fit, render
 

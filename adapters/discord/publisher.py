@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.refs import ScopeRef
-from bot.views import ChannelView
+from bot.play.refs import ScopeRef
+from bot.ui.views import ChannelView
 
 from .render import render_channel
 

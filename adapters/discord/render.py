@@ -10,9 +10,9 @@ from typing import Any
 
 import discord
 
-from bot import plain
-from bot.messages import t
-from bot.plain import (
+from bot.ui import plain
+from bot.ui.messages import t
+from bot.ui.plain import (
     channel_feedback_lines,
     feedback_lines,
     leaderboard_title,
@@ -24,7 +24,7 @@ from bot.plain import (
     topic_lines,
     you_line,
 )
-from bot.views import (
+from bot.ui.views import (
     BarRow,
     ChannelFeedback,
     ChannelView,

@@ -21,13 +21,15 @@ from slack_bolt.middleware.async_middleware import AsyncMiddleware
 from slack_bolt.response import BoltResponse
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from bot import codec, i18n, logs, metrics
-from bot.channel import Caller, ChannelPlay
-from bot.engine import Engine
-from bot.messages import t
-from bot.refs import PlayerRef, ScopeRef
-from bot.store import StoreError
-from bot.views import Feedback, Notice, QuestionView, View
+from bot.operations import logs, metrics
+from bot.persistence import StoreError
+from bot.play import codec
+from bot.play.channel import Caller, ChannelPlay
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui import i18n
+from bot.ui.messages import t
+from bot.ui.views import Feedback, Notice, QuestionView, View
 
 from . import parse, retries
 from .people import People

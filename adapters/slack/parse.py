@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.engine import PERIODS
+from bot.play.engine import PERIODS
 
 COMMAND = "/quiz"
 MAX_TOPIC = 100  # characters of a topic read from /quiz text

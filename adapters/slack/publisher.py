@@ -11,8 +11,8 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from bot.refs import ScopeRef
-from bot.views import ChannelView
+from bot.play.refs import ScopeRef
+from bot.ui.views import ChannelView
 
 from .render import render
 from .retries import api_error

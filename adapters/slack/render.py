@@ -27,9 +27,9 @@ from slack_sdk.models.blocks import (
     SectionBlock,
 )
 
-from bot import plain
-from bot.messages import t
-from bot.views import (
+from bot.ui import plain
+from bot.ui.messages import t
+from bot.ui.views import (
     ChannelFeedback,
     ChoiceView,
     DailyPostView,

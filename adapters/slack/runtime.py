@@ -15,7 +15,7 @@ from slack_bolt.async_app import AsyncApp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.engine import Engine
+from bot.play.engine import Engine
 
 from ..errors import SetupError
 from . import handlers, retries

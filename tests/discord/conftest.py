@@ -11,7 +11,7 @@ import pytest
 
 from adapters.discord.client import QuizClient, use_endpoints
 from adapters.discord.settings import Settings
-from bot.engine import Engine
+from bot.play.engine import Engine
 
 from .fake_discord import TOKEN, FakeDiscord
 

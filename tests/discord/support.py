@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from bot import codec
-from bot.banks import Bank, Question
+from bot.content.banks import Bank, Question
+from bot.play import codec
 
 from .fake_discord import ALICE, FakeDiscord, FakeUser, Outcome
 

@@ -8,12 +8,12 @@ import pytest
 
 from adapters.discord.client import QuizClient
 from adapters.discord.render import safe
-from bot import codec, scoring
-from bot.banks import Catalog
-from bot.engine import Engine
-from bot.i18n import pick
-from bot.messages import t
-from bot.store import Store
+from bot.content.banks import Catalog
+from bot.persistence import Store
+from bot.play import codec, scoring
+from bot.play.engine import Engine
+from bot.ui.i18n import pick
+from bot.ui.messages import t
 
 from .conftest import running_bot
 from .fake_discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser

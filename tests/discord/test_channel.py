@@ -12,14 +12,14 @@ import pytest
 
 import adapters.discord.client as client_module
 from adapters.discord.render import safe
-from bot import codec, scoring
-from bot.banks import Bank, Catalog, Question
-from bot.engine import Engine
-from bot.i18n import pick
-from bot.messages import t
-from bot.plain import bar_line
-from bot.store import Store
-from bot.views import BarRow
+from bot.content.banks import Bank, Catalog, Question
+from bot.persistence import Store
+from bot.play import codec, scoring
+from bot.play.engine import Engine
+from bot.ui.i18n import pick
+from bot.ui.messages import t
+from bot.ui.plain import bar_line
+from bot.ui.views import BarRow
 
 from ..channel_support import FakeClock, moment
 from .conftest import running_bot

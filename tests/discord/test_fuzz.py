@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from adapters.discord.client import QuizClient
-from bot.banks import Catalog
+from bot.content.banks import Catalog
 
 from .fake_discord import ALICE, BOB, FakeDiscord, FakeUser, Outcome
 from .support import answers_on_disk, play

@@ -11,11 +11,11 @@ import pytest
 
 from adapters.discord.client import QuizClient, use_endpoints
 from adapters.discord.settings import Settings, SettingsError
-from bot import scoring
-from bot.banks import Catalog, Question
-from bot.engine import Engine
-from bot.messages import t
-from bot.store import Store
+from bot.content.banks import Catalog, Question
+from bot.persistence import Store
+from bot.play import scoring
+from bot.play.engine import Engine
+from bot.ui.messages import t
 
 from .conftest import running_bot
 from .fake_discord import ALICE, BOB, FakeDiscord, FakeUser, Fault, Outcome

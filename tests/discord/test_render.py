@@ -9,11 +9,12 @@ import discord
 import pytest
 
 from adapters.discord.render import Reply, render, render_channel, safe
-from bot import codec, i18n
-from bot.banks import Bank, Catalog, Question
-from bot.messages import t
-from bot.runs import LETTERS
-from bot.views import (
+from bot.content.banks import Bank, Catalog, Question
+from bot.play import codec
+from bot.play.runs import LETTERS
+from bot.ui import i18n
+from bot.ui.messages import t
+from bot.ui.views import (
     BarRow,
     ChannelFeedback,
     ChoiceView,

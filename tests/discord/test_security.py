@@ -9,9 +9,9 @@ import logging
 import pytest
 
 import adapters.discord
-from bot.banks import Catalog
-from bot.engine import Engine
-from bot.messages import t
+from bot.content.banks import Catalog
+from bot.play.engine import Engine
+from bot.ui.messages import t
 
 from .conftest import running_bot
 from .fake_discord import CHANNEL_ID, OWEN, FakeDiscord, Fault

@@ -12,9 +12,9 @@ import adapters.discord as adapter
 from adapters.cli import main
 from adapters.discord import SettingsError, configured, serve, settings_problems, sync_command
 from adapters.discord.settings import Settings
-from bot.banks import Catalog
-from bot.engine import Engine
-from bot.store import Store
+from bot.content.banks import Catalog
+from bot.persistence import Store
+from bot.play.engine import Engine
 
 from .conftest import running_bot
 from .fake_discord import FakeDiscord

@@ -14,9 +14,9 @@ from aiohttp import web
 
 from adapters.slack.runtime import build_app, web_app
 from adapters.slack.settings import SlackSettings
-from bot.banks import Catalog
-from bot.engine import Engine
-from bot.i18n import LOCALES
+from bot.content.banks import Catalog
+from bot.play.engine import Engine
+from bot.ui.i18n import LOCALES
 
 from .fake_slack import FakeSlack, SlackDriver, User, message_problems, shown_text
 

@@ -15,9 +15,9 @@ from typing import Any
 
 import pytest
 
-from bot.banks import Catalog
-from bot.engine import Engine
-from bot.store import Store
+from bot.content.banks import Catalog
+from bot.persistence import Store
+from bot.play.engine import Engine
 
 from ..channel_support import FakeClock, moment
 from .conftest import SECRET, answer_key, right_letter, start_http

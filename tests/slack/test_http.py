@@ -10,9 +10,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from bot.banks import Catalog
-from bot.engine import Engine
-from bot.store import Store
+from bot.content.banks import Catalog
+from bot.persistence import Store
+from bot.play.engine import Engine
 
 from .conftest import SECRET, answer_key, db_counts, right_letter, start_http
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text

@@ -19,10 +19,10 @@ from adapters.errors import SetupError
 from adapters.slack import handlers, runtime
 from adapters.slack.runtime import build_app
 from adapters.slack.settings import SlackSettings
-from bot.banks import load_catalog
-from bot.engine import Engine
-from bot.messages import t
-from bot.store import Store
+from bot.content.banks import load_catalog
+from bot.persistence import Store
+from bot.play.engine import Engine
+from bot.ui.messages import t
 
 from ..conftest import FIXTURES
 from .conftest import SECRET, db_counts, db_problems, start_http

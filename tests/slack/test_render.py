@@ -11,10 +11,11 @@ import pytest
 from slack_sdk.models.blocks import Block
 
 from adapters.slack.render import LIMITS, LimitError, escape, render
-from bot import codec, i18n
-from bot.banks import Bank, Catalog, Question
-from bot.runs import LETTERS
-from bot.views import (
+from bot.content.banks import Bank, Catalog, Question
+from bot.play import codec
+from bot.play.runs import LETTERS
+from bot.ui import i18n
+from bot.ui.views import (
     BarRow,
     ChannelFeedback,
     ChoiceView,

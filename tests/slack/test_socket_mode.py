@@ -11,7 +11,7 @@ import os
 import pytest
 
 import adapters.slack as slack_adapter
-from bot.engine import Engine
+from bot.play.engine import Engine
 
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 

@@ -7,9 +7,9 @@ import secrets
 from dataclasses import dataclass
 from functools import lru_cache
 
-from .banks import Bank, Question
-from .codec import AnswerAction
-from .refs import PlayerRef, ScopeRef
+from bot.content.banks import Bank, Question
+from bot.play.codec import AnswerAction
+from bot.play.refs import PlayerRef, ScopeRef
 
 LETTERS = "ABCDE"
 

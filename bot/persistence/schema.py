@@ -8,7 +8,7 @@ import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
 
-from .rows import StoreError
+from bot.persistence.rows import StoreError
 
 log = logging.getLogger(__name__)
 

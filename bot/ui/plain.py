@@ -6,8 +6,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from functools import singledispatch
 
-from .messages import t
-from .views import (
+from bot.ui.messages import t
+from bot.ui.views import (
     BarRow,
     ChannelFeedback,
     DailyPostView,

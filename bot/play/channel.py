@@ -13,11 +13,13 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Protocol, TypeVar
 
-from . import codec, i18n, messages, metrics, scoring
-from .banks import Bank, Catalog, Question
-from .clock import Clock
-from .competition import Competition
-from .daily import (
+from bot.content.banks import Bank, Catalog, Question
+from bot.operations import metrics
+from bot.persistence import ALL_BANKS, ChannelResults, Store, StoreError, TotalRow
+from bot.play import codec, scoring
+from bot.play.clock import Clock
+from bot.play.competition import Competition
+from bot.play.daily import (
     DailyPost,
     DailySchedule,
     draw,
@@ -27,12 +29,12 @@ from .daily import (
     parse_timezone,
     reveal_time,
 )
-from .messages import t
-from .race import Race, clamp_settings
-from .refs import PlayerRef, ScopeRef
-from .runs import LETTERS, shuffled_order
-from .store import ALL_BANKS, ChannelResults, Store, StoreError, TotalRow
-from .views import (
+from bot.play.race import Race, clamp_settings
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.runs import LETTERS, shuffled_order
+from bot.ui import i18n, messages
+from bot.ui.messages import t
+from bot.ui.views import (
     BarRow,
     ChannelFeedback,
     ChannelView,

@@ -9,13 +9,13 @@ from datetime import date
 from datetime import time as dt_time
 from typing import Any
 
-from ..competition import Competition
-from ..daily import DailyPost, DailySchedule, next_streak
-from ..race import Race
-from ..refs import PlayerRef, ScopeRef
-from .base import StoreBase
-from .ledger import upsert_player
-from .rows import ChannelAnswer, ChannelResults, TotalRow
+from bot.persistence.base import StoreBase
+from bot.persistence.ledger import upsert_player
+from bot.persistence.rows import ChannelAnswer, ChannelResults, TotalRow
+from bot.play.competition import Competition
+from bot.play.daily import DailyPost, DailySchedule, next_streak
+from bot.play.race import Race
+from bot.play.refs import PlayerRef, ScopeRef
 
 
 class ChannelTables(StoreBase):

@@ -9,16 +9,18 @@ import random
 import time
 from dataclasses import replace
 
-from . import codec, i18n, metrics, scoring
-from .banks import Bank, Catalog
-from .channel import ChannelPlay
-from .clock import Clock, SystemClock, period_key
-from .health import Health
-from .messages import has, t
-from .refs import PlayerRef, ScopeRef
-from .runs import LETTERS, Run, check_answer, new_run_id, plan_run
-from .store import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
-from .views import (
+from bot.content.banks import Bank, Catalog
+from bot.operations import metrics
+from bot.operations.health import Health
+from bot.persistence import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
+from bot.play import codec, scoring
+from bot.play.channel import ChannelPlay
+from bot.play.clock import Clock, SystemClock, period_key
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.runs import LETTERS, Run, check_answer, new_run_id, plan_run
+from bot.ui import i18n
+from bot.ui.messages import has, t
+from bot.ui.views import (
     ChannelFeedback,
     ChoiceView,
     Feedback,

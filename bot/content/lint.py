@@ -20,7 +20,7 @@ from urllib.parse import urlparse
 
 import yaml
 
-from .banks import Bank, BankError, Question
+from bot.content.banks import Bank, BankError, Question
 
 LANGUAGES = ("en", "hi", "bn")
 MAX_LONGEST_RATE = 0.35  # new banks overall: the right choice strictly the longest

@@ -13,7 +13,7 @@ from importlib import resources
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from .i18n import DEFAULT_LOCALE, LOCALES
+from bot.ui.i18n import DEFAULT_LOCALE, LOCALES
 
 _PLURAL_NOTE = "plural: "
 
@@ -30,7 +30,7 @@ class Catalogue:
 
 def read_catalogue(locale: str) -> Catalogue:
     """Parse the locale's .po file (a few hundred messages: milliseconds)."""
-    source = resources.files("bot").joinpath(f"locale/{locale}/LC_MESSAGES/quizbot.po")
+    source = resources.files("bot.ui").joinpath(f"locale/{locale}/LC_MESSAGES/quizbot.po")
     with source.open("rb") as po:
         catalog = read_po(po, locale=locale, domain="quizbot")
     compiled = io.BytesIO()

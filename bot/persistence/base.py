@@ -15,10 +15,10 @@ from typing import Any, Self, TypeVar
 import aiosqlite
 from cachetools import LRUCache
 
-from ..runs import Run
-from .ledger import Ledger
-from .rows import StoreError
-from .writer import Work, WriterThread, open_writer, transaction
+from bot.persistence.ledger import Ledger
+from bot.persistence.rows import StoreError
+from bot.persistence.writer import Work, WriterThread, open_writer, transaction
+from bot.play.runs import Run
 
 log = logging.getLogger(__name__)
 

@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from .ledger import AnswerWork, record_answers
-from .schema import migrate
+from bot.persistence.ledger import AnswerWork, record_answers
+from bot.persistence.schema import migrate
 
 T = TypeVar("T")
 Work = Callable[[sqlite3.Connection], Any]

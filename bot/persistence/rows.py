@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..runs import Run
+from bot.play.runs import Run
 
 ALL_BANKS = "*"  # the bank id of the all-topics leaderboards
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from .clock import Clock
-from .store import Store, StoreError
+from bot.persistence import Store, StoreError
+from bot.play.clock import Clock
 
 WRITE_TIMEOUT = 2.0
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import json
 import sqlite3
 
-from ..refs import PlayerRef, ScopeRef
-from ..runs import Run
-from .base import StoreBase
-from .ledger import AnswerWork, upsert_player
-from .rows import ALL_BANKS, AnswerRecord, BankTotals, Recorded, Standing, TotalRow
+from bot.persistence.base import StoreBase
+from bot.persistence.ledger import AnswerWork, upsert_player
+from bot.persistence.rows import ALL_BANKS, AnswerRecord, BankTotals, Recorded, Standing, TotalRow
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.runs import Run
 
 
 class QuizTables(StoreBase):

@@ -8,9 +8,9 @@ import sqlite3
 from dataclasses import dataclass
 from typing import TypeVar
 
-from ..clock import period_keys
-from ..refs import PlayerRef, ScopeRef
-from .rows import ALL_BANKS, AnswerRecord, Recorded
+from bot.persistence.rows import ALL_BANKS, AnswerRecord, Recorded
+from bot.play.clock import period_keys
+from bot.play.refs import PlayerRef, ScopeRef
 
 T = TypeVar("T")
 

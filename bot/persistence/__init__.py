@@ -8,9 +8,9 @@ so a leaderboard never waits behind writes (WAL mode).
 
 from __future__ import annotations
 
-from .channel import ChannelTables
-from .quiz import QuizTables
-from .rows import (
+from bot.persistence.channel import ChannelTables
+from bot.persistence.quiz import QuizTables
+from bot.persistence.rows import (
     ALL_BANKS,
     AnswerRecord,
     BankTotals,
@@ -21,7 +21,7 @@ from .rows import (
     StoreError,
     TotalRow,
 )
-from .schema import MIGRATIONS, integrity_problems
+from bot.persistence.schema import MIGRATIONS, integrity_problems
 
 
 class Store(QuizTables, ChannelTables):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from .banks import Bank
+from bot.content.banks import Bank
 
 
 def bank_data(bank: Bank) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .i18n import LOCALES
+from bot.ui.i18n import LOCALES
 
 # name -> one-line explanation (deploy/.env.example is checked against this list)
 SETTINGS: Mapping[str, str] = {

@@ -19,8 +19,8 @@ from typing import Any, TypeVar
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from .config import extra_bank_dirs
-from .i18n import LOCALES, pick
+from bot.operations.config import extra_bank_dirs
+from bot.ui.i18n import LOCALES, pick
 
 Text = Mapping[str, str]
 T = TypeVar("T")

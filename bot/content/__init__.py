@@ -1,0 +1,1 @@
+"""Content: question banks (validated YAML), their lint and export."""

@@ -1,0 +1,1 @@
+"""Operations: settings, logs, metrics, health and process tuning."""

@@ -1,0 +1,1 @@
+"""Play: quiz runs, scoring, the daily question, races, competitions and the engine."""

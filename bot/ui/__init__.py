@@ -1,0 +1,1 @@
+"""What players read: neutral views, their plain-text rendering, the message catalogues."""
