@@ -19,8 +19,8 @@ from collections.abc import Mapping
 
 import discord
 
-from bot.content.banks import default_directories, load_catalog
-from bot.operations.config import default_db_path
+from bot.content.banks import SHIPPED_BANKS, load_catalog
+from bot.operations.config import Config, load_config
 from bot.persistence import Store, StoreError
 from bot.play.engine import Engine
 
@@ -62,24 +62,25 @@ async def serve(engine: Engine, args: argparse.Namespace | None = None) -> None:
 
 def sync_command(args: argparse.Namespace) -> int:
     """``quizbot discord sync``: upload the slash commands now, changed or not."""
-    problems = settings_problems(os.environ, args)
+    config, setting_problems = load_config()  # the same settings as `quizbot run`
+    problems = [*setting_problems, *settings_problems(os.environ, args)]
     for line in problems:
         print(f"quizbot: {line}", file=sys.stderr)
     if problems:
         return 2
     try:
-        return asyncio.run(_sync(Settings.from_environ(os.environ), getattr(args, "db", None)))
+        settings = Settings.from_environ(os.environ)
+        return asyncio.run(_sync(settings, config, getattr(args, "db", None)))
     except (SettingsError, StoreError) as exc:
         print(f"quizbot: {exc}", file=sys.stderr)
         return 1
 
 
-async def _sync(settings: Settings, db: str | None) -> int:
+async def _sync(settings: Settings, config: Config, db: str | None) -> int:
     use_endpoints(settings)
-    store = await Store.open(db or default_db_path())
-    client = QuizClient(
-        Engine(load_catalog(default_directories()), store), settings, auto_sync=False
-    )
+    store = await Store.open(db or config.db)
+    catalog = load_catalog([SHIPPED_BANKS, *config.banks])
+    client = QuizClient(Engine(catalog, store), settings, auto_sync=False)
     try:
         await client.login(settings.token)
         result = await client.sync_commands(force=True)

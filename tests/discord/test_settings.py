@@ -128,6 +128,20 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
     assert err.startswith("quizbot: Discord rejected DISCORD_TOKEN") and SECRET not in err
 
 
+async def test_discord_sync_reads_the_settings_file_like_run(
+    fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    _use_fake(fake, monkeypatch)
+    monkeypatch.delenv("QUIZBOT_DB", raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "xdg"))  # where a stray db would go
+    settings = tmp_path / "quizbot.toml"
+    settings.write_text(f'db = "{tmp_path / "configured.db"}"\n', encoding="utf-8")
+    monkeypatch.setenv("QUIZBOT_CONFIG", str(settings))
+    assert await asyncio.to_thread(sync_command, argparse.Namespace()) == 0
+    assert (tmp_path / "configured.db").exists()
+    assert not (tmp_path / "xdg").exists()
+
+
 def test_the_admin_role_is_a_role_name() -> None:
     env = {"DISCORD_TOKEN": "x"}
     assert Settings.from_environ(env).admin_role is None
