@@ -8,44 +8,11 @@ English, Hindi and Bengali text of that choice.
 
 import math
 from fractions import Fraction
-from pathlib import Path
 
-import yaml
+from .support import FactBank
 
-BANK = yaml.safe_load(
-    (Path(__file__).parents[2] / "banks" / "activation-checkpointing.yaml").read_text(
-        encoding="utf-8"
-    )
-)
-LANGS = ("en", "hi", "bn")
+BANK = FactBank("activation-checkpointing")
 GB = 10**9  # the prompt defines 1 GB = 10^9 bytes
-
-
-def question(qid):
-    for q in BANK["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"no question {qid}")
-
-
-def right(qid):
-    q = question(qid)
-    return q["choices"][q["answer"]]
-
-
-def assert_in_right_choice(qid, *literals):
-    choice = right(qid)
-    for lit in literals:
-        for lang in LANGS:
-            assert lit in choice[lang], (qid, lang, lit, choice[lang])
-
-
-def assert_not_in_wrong_choices(qid, literal):
-    q = question(qid)
-    for i, c in enumerate(q["choices"]):
-        if i != q["answer"]:
-            for lang in LANGS:
-                assert literal not in c[lang], (qid, i, lang, literal)
 
 
 def layer_activation_bytes(s, b, h, a):
@@ -62,7 +29,7 @@ def test_segment_count_144():
     assert cost[best_k] == 24
     # The distractors' (k, total) pairs follow from the same formula.
     assert (cost[72], cost[4], cost[144]) == (74, 40, 145)
-    assert_in_right_choice("ac-segments-144-layers", f"k = {best_k}", f"{cost[best_k]} ")
+    BANK.assert_right_states("ac-segments-144-layers", f"k = {best_k}", f"{cost[best_k]} ")
 
 
 def test_recursion_1024_layers():
@@ -74,8 +41,8 @@ def test_recursion_1024_layers():
     stored = g(n)
     assert stored == k * round(math.log(n, k + 1)) == 10  # Eq. 3: g(n) = k log_(k+1) n
     assert math.isqrt(n) == 32  # distractor: the flat segment scheme's sqrt(n)
-    assert_in_right_choice("ac-recursion-1024-layers", f"{stored},", "log n")
-    assert_not_in_wrong_choices("ac-recursion-1024-layers", "10,")
+    BANK.assert_right_states("ac-recursion-1024-layers", f"{stored},", "log n")
+    BANK.assert_no_wrong_states("ac-recursion-1024-layers", "10,")
 
 
 def test_full_recompute_overhead():
@@ -90,7 +57,7 @@ def test_full_recompute_overhead():
     # Distractors: backward as cheap as forward (50%), extra forward over the recomputed step (25%).
     assert round(100 * (forward / (forward + forward))) == 50
     assert round(100 * (forward / with_recompute)) == 25
-    assert_in_right_choice("ac-extra-forward-overhead", f"{pct}%")
+    BANK.assert_right_states("ac-extra-forward-overhead", f"{pct}%")
 
 
 def test_layer_stack_activation_gb():
@@ -105,8 +72,8 @@ def test_layer_stack_activation_gb():
     # Distractors: selective recomputation (34sbh), full recomputation (2sbh), a single layer.
     assert f"{layers * 34 * sbh / GB:.1f}" == "22.8"
     assert f"{layers * 2 * sbh / GB:.2f}" == "1.34"
-    assert_in_right_choice("ac-layer-stack-activation-gb", f"{float(total) / GB:.1f} GB")
-    assert_not_in_wrong_choices("ac-layer-stack-activation-gb", "49.7")
+    BANK.assert_right_states("ac-layer-stack-activation-gb", f"{float(total) / GB:.1f} GB")
+    BANK.assert_no_wrong_states("ac-layer-stack-activation-gb", "49.7")
 
 
 def test_gpt3_selective_saving():
@@ -117,5 +84,5 @@ def test_gpt3_selective_saving():
     assert round(100 * saved) == 70  # the paper's 70%
     remaining = 34 / (34 + quad)
     assert round(100 * remaining) == 30
-    assert_in_right_choice("ac-gpt3-selective-saving", f"{round(100 * saved)}%")
-    assert_not_in_wrong_choices("ac-gpt3-selective-saving", "70%")
+    BANK.assert_right_states("ac-gpt3-selective-saving", f"{round(100 * saved)}%")
+    BANK.assert_no_wrong_states("ac-gpt3-selective-saving", "70%")

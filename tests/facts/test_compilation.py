@@ -6,22 +6,10 @@ literal appears in that choice in every language (stdlib + PyYAML only).
 
 from __future__ import annotations
 
-from pathlib import Path
+from .support import LANGS, FactBank
 
-import yaml
-
-BANK = Path(__file__).parents[2] / "banks" / "compilation.yaml"
-LANGS = ("en", "hi", "bn")
+BANK = FactBank("compilation")
 GIB = 2**30
-
-
-def question(qid: str) -> dict:
-    bank = yaml.safe_load(BANK.read_text(encoding="utf-8"))
-    return next(q for q in bank["questions"] if q["id"] == qid)
-
-
-def right_choice(q: dict) -> dict:
-    return q["choices"][q["answer"]]
 
 
 def test_fusing_three_elementwise_kernels_saves_4_gib() -> None:
@@ -42,16 +30,16 @@ def test_fusing_three_elementwise_kernels_saves_4_gib() -> None:
     intermediate_writes = (kernels - 1) * tensor
     assert intermediate_writes == 2 * GIB != saved
 
-    q = question("cmp-fusion-hbm-bytes")
+    qid = "cmp-fusion-hbm-bytes"
+    q = BANK.question(qid)
     for lang in LANGS:
         assert "2^28" in q["prompt"][lang] and "1 GiB" in q["prompt"][lang]
-        text = right_choice(q)[lang]
+        text = BANK.right(qid)[lang]
         for literal in ("6 GiB", "2 GiB", "4 GiB"):
             assert literal in text, (lang, literal, text)
         # no wrong choice states the same pair of totals
-        for i, choice in enumerate(q["choices"]):
-            if i != q["answer"]:
-                assert not ("6 GiB" in choice[lang] and "4 GiB" in choice[lang])
+        for choice in BANK.wrong(qid):
+            assert not ("6 GiB" in choice[lang] and "4 GiB" in choice[lang])
 
 
 def test_launch_bound_step_time_eager_vs_cuda_graph() -> None:
@@ -69,11 +57,12 @@ def test_launch_bound_step_time_eager_vs_cuda_graph() -> None:
     # The "add them up" misconception gives 3 ms.
     assert abs((launch_total + gpu_s) - 3e-3) < 1e-12
 
-    q = question("cmp-launch-bound-step")
+    qid = "cmp-launch-bound-step"
+    q = BANK.question(qid)
     for lang in LANGS:
         prompt = q["prompt"][lang]
         assert "400" in prompt and "5 µs" in prompt and "1 ms" in prompt
-        text = right_choice(q)[lang]
+        text = BANK.right(qid)[lang]
         assert "2 ms" in text and "1 ms" in text, (lang, text)
         assert "3 ms" not in text
         assert "2.5 µs" in q["explanation"][lang] and "2 ms" in q["explanation"][lang]

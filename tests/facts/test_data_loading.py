@@ -16,41 +16,15 @@ Stdlib + PyYAML only.
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
 import pytest
-import yaml
 
-BANK = Path(__file__).parents[2] / "banks" / "data-loading.yaml"
-LANGS = ("en", "hi", "bn")
+from .support import FactBank
+
+BANK = FactBank("data-loading")
 
 # PyTorch 2.x DataLoader: default prefetch_factor when num_workers > 0 (None when num_workers == 0).
 DEFAULT_PREFETCH_FACTOR_WITH_WORKERS = 2
-
-
-@pytest.fixture(scope="module")
-def bank() -> dict:
-    return yaml.safe_load(BANK.read_text(encoding="utf-8"))
-
-
-def question(bank: dict, qid: str) -> dict:
-    for q in bank["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"question {qid} not in {BANK.name}")
-
-
-def right(q: dict, lang: str) -> str:
-    return q["choices"][q["answer"]][lang]
-
-
-def wrong(q: dict, lang: str) -> list[str]:
-    return [c[lang] for i, c in enumerate(q["choices"]) if i != q["answer"]]
-
-
-def assert_in_right_choice(q: dict, literal: str) -> None:
-    for lang in LANGS:
-        assert literal in right(q, lang), (q["id"], lang, literal, right(q, lang))
 
 
 def outstanding_batches(num_workers: int, prefetch_factor: int | None) -> int:
@@ -64,20 +38,20 @@ def outstanding_batches(num_workers: int, prefetch_factor: int | None) -> int:
     return prefetch_factor * num_workers
 
 
-def test_batches_in_flight(bank: dict) -> None:
-    q = question(bank, "dl-batches-in-flight")
+def test_batches_in_flight() -> None:
+    qid = "dl-batches-in-flight"
     n = outstanding_batches(num_workers=6, prefetch_factor=4)
     assert n == 24
-    assert_in_right_choice(q, str(n))
+    BANK.assert_right_states(qid, str(n))
     # distractors: prefetch_factor read as a loader-wide total (4), the sum (10), one per worker (6)
     for literal in ("4 ", "10 ", "6 "):
-        assert any(c.startswith(literal) for c in wrong(q, "en")), literal
+        assert any(c["en"].startswith(literal) for c in BANK.wrong(qid)), literal
     with pytest.raises(ValueError):
         outstanding_batches(num_workers=0, prefetch_factor=4)
 
 
-def test_prefetched_host_memory(bank: dict) -> None:
-    q = question(bank, "dl-prefetch-host-memory")
+def test_prefetched_host_memory() -> None:
+    qid = "dl-prefetch-host-memory"
     batch_bytes = 256 * 3 * 224 * 224 * 4  # float32
     assert batch_bytes == 154_140_672
     assert round(batch_bytes / 1e6) == 154
@@ -86,32 +60,32 @@ def test_prefetched_host_memory(bank: dict) -> None:
     total = batches * batch_bytes
     assert f"{total / 1e9:.2f}" == "2.47"
     assert f"{total / 1e9:.1f}" == "2.5"
-    assert_in_right_choice(q, "2.5 GB")
+    BANK.assert_right_states(qid, "2.5 GB")
     # distractors: one batch, one batch per worker, uint8 instead of float32
     assert f"{batch_bytes / 1e9:.2f}" == "0.15"
     assert f"{8 * batch_bytes / 1e9:.1f}" == "1.2"
     assert f"{batches * batch_bytes // 4 / 1e9:.1f}" == "0.6"
     for literal in ("0.15 GB", "1.2 GB", "0.6 GB"):
-        assert any(literal in c for c in wrong(q, "en")), literal
+        assert any(literal in c["en"] for c in BANK.wrong(qid)), literal
 
 
-def test_per_worker_throughput(bank: dict) -> None:
-    q = question(bank, "dl-per-worker-throughput")
+def test_per_worker_throughput() -> None:
+    qid = "dl-per-worker-throughput"
     batch, step_s, workers = 512, 0.25, 16
     loader_rate = batch / step_s
     assert loader_rate == 2048
     per_worker = loader_rate / workers
     assert per_worker == 128
     assert batch / per_worker == 4  # seconds per batch per worker
-    assert_in_right_choice(q, f"{per_worker:.0f} samples/s")
+    BANK.assert_right_states(qid, f"{per_worker:.0f} samples/s")
     # distractors: whole-loader rate, batch / workers, batch per second
     for literal in ("2048 samples/s", f"{batch // workers} samples/s", "512 samples/s"):
-        assert any(literal in c for c in wrong(q, "en")), literal
+        assert any(literal in c["en"] for c in BANK.wrong(qid)), literal
     assert math.ceil(loader_rate / per_worker) == workers
 
 
-def test_iterable_dataset_duplicates(bank: dict) -> None:
-    q = question(bank, "dl-iterable-duplicates")
+def test_iterable_dataset_duplicates() -> None:
+    qid = "dl-iterable-duplicates"
     records, workers = 1000, 4
     stream = list(range(records))
     # every worker iterates its own full replica when __iter__ ignores get_worker_info()
@@ -122,4 +96,4 @@ def test_iterable_dataset_duplicates(bank: dict) -> None:
     per = math.ceil(records / workers)
     sharded = [r for w in range(workers) for r in stream[w * per : min((w + 1) * per, records)]]
     assert sorted(sharded) == stream
-    assert_in_right_choice(q, str(len(naive)))
+    BANK.assert_right_states(qid, str(len(naive)))

@@ -11,43 +11,14 @@ from __future__ import annotations
 
 import math
 import struct
-from pathlib import Path
 
-import yaml
+from .support import FactBank
 
-BANK = yaml.safe_load(
-    (Path(__file__).parents[2] / "banks" / "flash-attention.yaml").read_text(encoding="utf-8")
-)
-LOCALES = ("en", "hi", "bn")
+BANK = FactBank("flash-attention")
 
 KIB = 1024
 MIB = 1024**2
 GIB = 1024**3
-
-
-def question(question_id: str) -> dict:
-    matches = [q for q in BANK["questions"] if q["id"] == question_id]
-    assert len(matches) == 1, question_id
-    return matches[0]
-
-
-def right_choice(question_id: str) -> dict:
-    q = question(question_id)
-    return q["choices"][q["answer"]]
-
-
-def assert_right_choice_states(question_id: str, *literals: str) -> None:
-    choice = right_choice(question_id)
-    for locale in LOCALES:
-        for literal in literals:
-            assert literal in choice[locale], (question_id, locale, literal, choice[locale])
-
-
-def assert_no_wrong_choice_states(question_id: str, literal: str) -> None:
-    q = question(question_id)
-    for index, choice in enumerate(q["choices"]):
-        if index != q["answer"]:
-            assert literal not in choice["en"], (question_id, index, literal)
 
 
 FP16_BYTES = struct.calcsize("e")  # IEEE half precision: 2 bytes
@@ -69,8 +40,8 @@ def test_score_matrix_bytes() -> None:
     # Distractors: halving for a causal mask, and the size of Q (N × d) for all heads.
     assert total // 2 == 2 * GIB
     assert heads * n * head_dim * FP16_BYTES == 64 * MIB
-    assert_right_choice_states("fa-score-matrix-bytes", "4 GiB", "128 MiB", "32")
-    assert_no_wrong_choice_states("fa-score-matrix-bytes", "4 GiB")
+    BANK.assert_right_states("fa-score-matrix-bytes", "4 GiB", "128 MiB", "32")
+    BANK.assert_no_wrong_states("fa-score-matrix-bytes", "4 GiB", langs=("en",))
 
 
 def test_algorithm1_block_sizes() -> None:
@@ -82,8 +53,8 @@ def test_algorithm1_block_sizes() -> None:
     # Distractors: forgetting the factor 4, dividing by 4 twice, forgetting the min with d.
     assert math.ceil(m / d) == 768
     assert math.ceil(m / (16 * d)) == 48
-    assert_right_choice_states("fa-block-sizes", f"B_c = {b_c}", f"B_r = {b_r}")
-    assert_no_wrong_choice_states("fa-block-sizes", f"B_c = {b_c} and B_r = {b_r}")
+    BANK.assert_right_states("fa-block-sizes", f"B_c = {b_c}", f"B_r = {b_r}")
+    BANK.assert_no_wrong_states("fa-block-sizes", f"B_c = {b_c} and B_r = {b_r}", langs=("en",))
 
 
 def test_fa2_non_matmul_cost_ratio() -> None:
@@ -91,7 +62,7 @@ def test_fa2_non_matmul_cost_ratio() -> None:
     # non-matmul FP32.
     ratio = 312 / 19.5
     assert ratio == 16
-    assert_right_choice_states("fa-v2-non-matmul-cost", f"{int(ratio)}×")
+    BANK.assert_right_states("fa-v2-non-matmul-cost", f"{int(ratio)}×")
 
 
 def test_fa3_exponential_share() -> None:
@@ -111,8 +82,8 @@ def test_fa3_exponential_share() -> None:
     assert share_percent == 50
     # FP8 doubles the matmul rate but not the exponential rate: the share doubles.
     assert round(100 * 2 * 256 / 512) == 100
-    assert_right_choice_states("fa-v3-exp-bottleneck", f"{share_percent}%")
-    assert_no_wrong_choice_states("fa-v3-exp-bottleneck", f"About {share_percent}%")
+    BANK.assert_right_states("fa-v3-exp-bottleneck", f"{share_percent}%")
+    BANK.assert_no_wrong_states("fa-v3-exp-bottleneck", f"About {share_percent}%", langs=("en",))
 
 
 def test_online_softmax_rescaling_is_exact() -> None:
@@ -126,4 +97,4 @@ def test_online_softmax_rescaling_is_exact() -> None:
         m = m_new
     assert m == max(scores)
     assert math.isclose(running, sum(math.exp(x - m) for x in scores), rel_tol=1e-12)
-    assert "exp(m − m_new)" in right_choice("fa-online-softmax-rescale")["en"]
+    assert "exp(m − m_new)" in BANK.right("fa-online-softmax-rescale")["en"]

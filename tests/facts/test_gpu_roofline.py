@@ -6,15 +6,10 @@ looked up in the English, Hindi and Bengali text of that choice.
 """
 
 import math
-import re
-from pathlib import Path
 
-import yaml
+from .support import LANGS, NUMBER_OR_PERCENT, FactBank
 
-BANK = yaml.safe_load(
-    (Path(__file__).parents[2] / "banks" / "gpu-roofline.yaml").read_text(encoding="utf-8")
-)
-LANGS = ("en", "hi", "bn")
+BANK = FactBank("gpu-roofline", NUMBER_OR_PERCENT)
 
 WARP_SIZE = 32  # CUDA C++ Programming Guide, SIMT Architecture / Hardware Multithreading
 A100_FP16_DENSE_FLOPS = 312e12  # GPU Performance Background guide; A100 datasheet
@@ -23,51 +18,13 @@ A100_FP32_FLOPS = 19.5e12  # A100 datasheet, FP32 (non-Tensor Core)
 A100_80GB_BW = 2039e9  # bytes/s, GPU Performance Background guide; A100 80GB SXM datasheet
 
 
-def question(qid):
-    for q in BANK["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"no question {qid}")
-
-
-def right(qid):
-    q = question(qid)
-    return q["choices"][q["answer"]]
-
-
-def numbers(text):
-    """The numbers written in a text, as strings (a trailing % is kept)."""
-    return re.findall(r"\d+(?:\.\d+)?%?", text)
-
-
-def assert_in_right_choice(qid, *literals):
-    """Each literal number appears, as a whole number, in the right choice in every language."""
-    choice = right(qid)
-    for lit in literals:
-        for lang in LANGS:
-            assert lit in choice[lang] and lit in numbers(choice[lang]), (
-                qid,
-                lang,
-                lit,
-                choice[lang],
-            )
-
-
-def assert_not_in_wrong_choices(qid, literal):
-    q = question(qid)
-    for i, c in enumerate(q["choices"]):
-        if i != q["answer"]:
-            for lang in LANGS:
-                assert literal not in numbers(c[lang]), (qid, i, lang, literal)
-
-
 def test_block_to_warps():
     threads = 80
     warps = math.ceil(threads / WARP_SIZE)
     active_in_last = threads - (warps - 1) * WARP_SIZE
     idle_in_last = WARP_SIZE - active_in_last
     assert (warps, active_in_last, idle_in_last) == (3, 16, 16)
-    assert_in_right_choice("roof-block-to-warps", f"{warps}", f"{active_in_last}")
+    BANK.assert_right_states("roof-block-to-warps", f"{warps}", f"{active_in_last}")
 
 
 def test_strided_access_segments():
@@ -82,13 +39,13 @@ def test_strided_access_segments():
     used = WARP_SIZE * word
     efficiency = 100 * used / (touched * seg)
     assert touched == 8 and efficiency == 50.0
-    assert_in_right_choice("roof-strided-access", f"{touched}", f"{efficiency:.0f}%")
+    BANK.assert_right_states("roof-strided-access", f"{touched}", f"{efficiency:.0f}%")
 
 
 def test_a100_ridge_point():
     ridge = A100_FP16_DENSE_FLOPS / A100_80GB_BW
     assert round(ridge) == 153
-    assert_in_right_choice("roof-a100-ridge-point", f"{round(ridge)}")
+    BANK.assert_right_states("roof-a100-ridge-point", f"{round(ridge)}")
     # the distractors are the tempting wrong computations named in the explanation
     wrong = {
         f"{A100_FP16_SPARSE_FLOPS / A100_80GB_BW:.0f}",  # sparsity figure -> 306
@@ -96,7 +53,7 @@ def test_a100_ridge_point():
         f"{A100_80GB_BW / A100_FP16_DENSE_FLOPS:.4f}",  # inverted ratio -> 0.0065
     }
     assert wrong == {"306", "9.6", "0.0065"}
-    texts = [c["en"] for c in question("roof-a100-ridge-point")["choices"]]
+    texts = [c["en"] for c in BANK.question("roof-a100-ridge-point")["choices"]]
     for w in wrong:
         assert any(w in t for t in texts), w
 
@@ -107,7 +64,7 @@ def test_square_gemm_intensity():
     bytes_moved = 3 * n * n * 2  # read A, read B, write C, FP16 = 2 bytes
     ai = flops / bytes_moved
     assert round(ai) == 1365 and abs(ai - n / 3) < 1e-9
-    assert_in_right_choice("roof-square-gemm-intensity", f"{round(ai)}")
+    BANK.assert_right_states("roof-square-gemm-intensity", f"{round(ai)}")
     assert round(flops / (3 * n * n)) == 2731  # forgetting 2 bytes per element
     assert round((flops / 2) / bytes_moved) == 683  # counting a multiply-add as 1 FLOP
     assert f"{flops:.2e}".startswith("1.37e+11") and f"{bytes_moved:.2e}".startswith("1.01e+08")
@@ -119,7 +76,7 @@ def test_elementwise_add_time_bound():
     t_ms = bytes_moved / A100_80GB_BW * 1e3
     assert f"{bytes_moved:.3g}" == "3.22e+09"
     assert f"{t_ms:.2f}" == "1.58"
-    assert_in_right_choice("roof-elementwise-time-bound", f"{t_ms:.2f}")
+    BANK.assert_right_states("roof-elementwise-time-bound", f"{t_ms:.2f}")
     assert f"{2 * 2 * n / A100_80GB_BW * 1e3:.2f}" == "1.05"  # forgets the write of c
     assert f"{2 * n / A100_80GB_BW * 1e3:.2f}" == "0.53"  # 1 tensor only
     assert f"{n / A100_FP16_DENSE_FLOPS * 1e3:.4f}" == "0.0017"  # math time even at 312 TFLOPS
@@ -136,8 +93,8 @@ def test_linear_layer_intensity_by_batch():
 
     assert round(ai(1)) == 1 and round(ai(512)) == 315  # NVIDIA's table: 1 and 315 FLOPS/B
     assert inputs * outputs * 2 == 8 * 2**20  # 8 MiB of FP16 weights
-    assert_in_right_choice("roof-batch1-linear", f"{round(ai(1))}")
-    expl = question("roof-batch1-linear")["explanation"]
+    BANK.assert_right_states("roof-batch1-linear", f"{round(ai(1))}")
+    expl = BANK.question("roof-batch1-linear")["explanation"]
     for lang in LANGS:
         assert "315" in expl[lang] and "8 MiB" in expl[lang]
 
@@ -150,5 +107,5 @@ def test_register_limited_occupancy():
     occupancy = 100 * warps / (max_threads // WARP_SIZE)
     assert (blocks, warps, occupancy) == (4, 32, 50.0)
     assert regs_per_sm // max_threads == 32  # registers per thread for 100% occupancy
-    assert_in_right_choice("roof-register-occupancy", f"{occupancy:.0f}%", f"{blocks}")
-    assert_not_in_wrong_choices("roof-register-occupancy", "50%")
+    BANK.assert_right_states("roof-register-occupancy", f"{occupancy:.0f}%", f"{blocks}")
+    BANK.assert_no_wrong_states("roof-register-occupancy", "50%")

@@ -16,44 +16,15 @@ from __future__ import annotations
 import math
 import struct
 from fractions import Fraction
-from pathlib import Path
 
-import yaml
+from .support import FactBank
 
-BANK = yaml.safe_load(
-    (Path(__file__).parents[2] / "banks" / "kv-cache-serving.yaml").read_text(encoding="utf-8")
-)
-LOCALES = ("en", "hi", "bn")
+BANK = FactBank("kv-cache-serving")
 
 KIB = 1024
 MIB = 1024**2
 GIB = 1024**3
 FP16_BYTES = struct.calcsize("e")  # IEEE half precision
-
-
-def question(question_id: str) -> dict:
-    matches = [q for q in BANK["questions"] if q["id"] == question_id]
-    assert len(matches) == 1, question_id
-    return matches[0]
-
-
-def right_choice(question_id: str) -> dict:
-    q = question(question_id)
-    return q["choices"][q["answer"]]
-
-
-def assert_right_choice_states(question_id: str, *literals: str) -> None:
-    choice = right_choice(question_id)
-    for locale in LOCALES:
-        for literal in literals:
-            assert literal in choice[locale], (question_id, locale, literal, choice[locale])
-
-
-def assert_no_wrong_choice_states(question_id: str, literal: str) -> None:
-    q = question(question_id)
-    for index, choice in enumerate(q["choices"]):
-        if index != q["answer"]:
-            assert literal not in choice["en"], (question_id, index, literal)
 
 
 def kv_bytes_per_token(layers: int, kv_heads: int, head_dim: int, bytes_per_value: int) -> int:
@@ -75,8 +46,8 @@ def test_llama2_7b_bytes_per_token() -> None:
     assert per_token // 2 == 256 * KIB
     assert kv_bytes_per_token(1, kv_heads, head_dim, FP16_BYTES) == 16 * KIB
     assert kv_bytes_per_token(layers, kv_heads, head_dim, 4) == 1 * MIB
-    assert_right_choice_states("kv-bytes-per-token", "512 KiB")
-    assert_no_wrong_choice_states("kv-bytes-per-token", "512 KiB")
+    BANK.assert_right_states("kv-bytes-per-token", "512 KiB")
+    BANK.assert_no_wrong_states("kv-bytes-per-token", "512 KiB", langs=("en",))
 
 
 def test_llama2_13b_batch_memory() -> None:
@@ -96,8 +67,8 @@ def test_llama2_13b_batch_memory() -> None:
     assert round(context * per_token / GIB, 1) == 1.6
     assert total / 2 == 12.5 * GIB
     assert total * 2 == 50 * GIB
-    assert_right_choice_states("kv-batch-memory", "25 GiB")
-    assert_no_wrong_choice_states("kv-batch-memory", "25 GiB")
+    BANK.assert_right_states("kv-batch-memory", "25 GiB")
+    BANK.assert_no_wrong_states("kv-batch-memory", "25 GiB", langs=("en",))
 
 
 def test_llama2_70b_gqa_reduction() -> None:
@@ -113,15 +84,15 @@ def test_llama2_70b_gqa_reduction() -> None:
     # Distractors: forgetting the K+V factor, and a single KV head per layer.
     assert gqa // 2 == 160 * KIB
     assert mqa == 40 * KIB and mha // mqa == 64
-    assert_right_choice_states("kv-gqa-llama2-70b", "320 KiB", "8×", "2.5 MiB")
-    assert_no_wrong_choice_states("kv-gqa-llama2-70b", "320 KiB")
+    BANK.assert_right_states("kv-gqa-llama2-70b", "320 KiB", "8×", "2.5 MiB")
+    BANK.assert_no_wrong_states("kv-gqa-llama2-70b", "320 KiB", langs=("en",))
 
 
 def test_existing_systems_utilization_complement() -> None:
     used_low, used_high = Fraction("20.4"), Fraction("38.2")
     assert 100 - used_high == Fraction("61.8")
     assert 100 - used_low == Fraction("79.6")
-    assert_right_choice_states("kv-fragmentation", "20.4%", "38.2%")
+    BANK.assert_right_states("kv-fragmentation", "20.4%", "38.2%")
 
 
 def test_paged_block_count() -> None:
@@ -133,9 +104,8 @@ def test_paged_block_count() -> None:
     assert blocks * block_size == 1008
     # The waste per sequence is bounded by one block: at most block_size - 1 empty slots.
     assert 0 <= empty <= block_size - 1 == 15
-    assert_right_choice_states("kv-paged-block-count", f"{blocks}", f"{empty}")
-    q = question("kv-paged-block-count")
-    assert q["choices"][q["answer"]]["en"] == f"{blocks} blocks, with {empty} empty slots"
+    BANK.assert_right_states("kv-paged-block-count", f"{blocks}", f"{empty}")
+    assert BANK.right("kv-paged-block-count")["en"] == f"{blocks} blocks, with {empty} empty slots"
 
 
 def test_speculative_expected_tokens() -> None:
@@ -149,5 +119,5 @@ def test_speculative_expected_tokens() -> None:
     assert gamma + 1 == 5
     # The explanation's intermediate values.
     assert 1 - alpha ** (gamma + 1) == Fraction("0.67232")
-    assert_right_choice_states("kv-speculative-expected-tokens", "3.36")
-    assert_no_wrong_choice_states("kv-speculative-expected-tokens", "3.36")
+    BANK.assert_right_states("kv-speculative-expected-tokens", "3.36")
+    BANK.assert_no_wrong_states("kv-speculative-expected-tokens", "3.36", langs=("en",))

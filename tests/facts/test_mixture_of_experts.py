@@ -15,35 +15,10 @@ Sources:
 from __future__ import annotations
 
 import math
-from pathlib import Path
 
-import yaml
+from .support import LANGS, FactBank
 
-BANK_PATH = Path(__file__).parents[2] / "banks" / "mixture-of-experts.yaml"
-BANK = yaml.safe_load(BANK_PATH.read_text(encoding="utf-8"))
-LANGS = ("en", "hi", "bn")
-
-
-def question(qid: str) -> dict:
-    return next(q for q in BANK["questions"] if q["id"] == qid)
-
-
-def right(q: dict) -> dict:
-    return q["choices"][q["answer"]]
-
-
-def wrong(q: dict) -> list[dict]:
-    return [c for i, c in enumerate(q["choices"]) if i != q["answer"]]
-
-
-def assert_right_states(q: dict, literal: str) -> None:
-    for lang in LANGS:
-        assert literal in right(q)[lang], (q["id"], lang, literal)
-
-
-def assert_some_wrong_states(q: dict, literal: str) -> None:
-    for lang in LANGS:
-        assert any(literal in c[lang] for c in wrong(q)), (q["id"], lang, literal)
+BANK = FactBank("mixture-of-experts")
 
 
 def expert_capacity(tokens: int, experts: int, capacity_factor: float) -> float:
@@ -51,21 +26,23 @@ def expert_capacity(tokens: int, experts: int, capacity_factor: float) -> float:
 
 
 def test_expert_capacity() -> None:
-    q = question("moe-expert-capacity")
+    qid = "moe-expert-capacity"
+    q = BANK.question(qid)
     tokens, experts, cf = 4096, 64, 1.25
     capacity = expert_capacity(tokens, experts, cf)
     assert capacity == 80
     assert math.ceil(capacity) == 80  # DeepSpeed's _capacity rounds up; no change here
-    assert_right_states(q, "80")
-    assert_some_wrong_states(q, str(tokens // experts))  # 64: capacity factor ignored
-    assert_some_wrong_states(q, str(int(tokens / experts / cf)))  # 51: divided by the factor
-    assert_some_wrong_states(q, str(int(tokens * cf)))  # 5120: not split across experts
+    BANK.assert_right_states(qid, "80")
+    BANK.assert_some_wrong_states(qid, str(tokens // experts))  # 64: capacity factor ignored
+    BANK.assert_some_wrong_states(qid, str(int(tokens / experts / cf)))  # 51: divided by the factor
+    BANK.assert_some_wrong_states(qid, str(int(tokens * cf)))  # 5120: not split across experts
     for lang in LANGS:
         assert all(s in q["prompt"][lang] for s in ("4096", "64", "1.25"))
 
 
 def test_dropped_tokens() -> None:
-    q = question("moe-dropped-tokens")
+    qid = "moe-dropped-tokens"
+    q = BANK.question(qid)
     loads = [200, 150, 128, 120, 110, 106, 110, 100]
     tokens, experts, cf = 1024, 8, 1.0
     assert sum(loads) == tokens and len(loads) == experts
@@ -73,19 +50,21 @@ def test_dropped_tokens() -> None:
     assert capacity == 128
     dropped = sum(max(0, load - int(capacity)) for load in loads)
     assert dropped == 94
-    assert_right_states(q, "94")
+    BANK.assert_right_states(qid, "94")
     for lang in LANGS:  # zero: the loads add up to the total
-        assert any(c[lang].startswith("0 ") or c[lang].startswith("0টি") for c in wrong(q)), lang
-    assert_some_wrong_states(q, str(max(loads) - int(capacity)))  # 72: busiest expert only
+        assert any(
+            c[lang].startswith("0 ") or c[lang].startswith("0টি") for c in BANK.wrong(qid)
+        ), lang
+    BANK.assert_some_wrong_states(qid, str(max(loads) - int(capacity)))  # 72: busiest expert only
     overloaded = sum(load for load in loads if load > capacity)
     assert overloaded == 350
-    assert_some_wrong_states(q, str(overloaded))
+    BANK.assert_some_wrong_states(qid, str(overloaded))
     for lang in LANGS:
         assert all(str(x) in q["prompt"][lang] for x in loads)
 
 
 def test_load_balancing_loss_value() -> None:
-    q = question("moe-aux-loss-value")
+    qid = "moe-aux-loss-value"
     alpha, n = 0.01, 4
     f = [0.5, 0.25, 0.125, 0.125]
     p = [0.4, 0.3, 0.15, 0.15]
@@ -94,14 +73,14 @@ def test_load_balancing_loss_value() -> None:
     assert math.isclose(dot, 0.3125)
     loss = alpha * n * dot
     assert math.isclose(loss, 0.0125)
-    assert_right_states(q, "0.0125")
+    BANK.assert_right_states(qid, "0.0125")
     uniform = alpha * n * sum((1 / n) * (1 / n) for _ in range(n))
     assert math.isclose(uniform, alpha)  # uniform routing gives exactly alpha
     assert math.isclose(loss / uniform - 1, 0.25)  # the 25% in the explanation
     for literal, value in (("0.01", uniform), ("0.003125", alpha * dot), ("1.25", n * dot)):
         assert math.isclose(float(literal), value)
         for lang in LANGS:
-            assert any(c[lang] == literal for c in wrong(q)), (lang, literal)
+            assert any(c[lang] == literal for c in BANK.wrong(qid)), (lang, literal)
 
 
 def mixtral_parameters() -> tuple[int, int, int]:
@@ -120,7 +99,8 @@ def mixtral_parameters() -> tuple[int, int, int]:
 
 
 def test_mixtral_active_parameters() -> None:
-    q = question("moe-mixtral-active-params")
+    qid = "moe-mixtral-active-params"
+    q = BANK.question(qid)
     expert_total, shared, active = mixtral_parameters()
     billions = lambda x: f"{x / 1e9:.1f}B"  # noqa: E731
     assert billions(expert_total) == "45.1B" and billions(shared) == "1.6B"
@@ -130,8 +110,8 @@ def test_mixtral_active_parameters() -> None:
     assert round(active / 1e9) == 13  # the abstract's "13B active parameters"
     total = expert_total + shared
     assert billions(total) == "46.7B" and round(total / 1e9) == 47  # the abstract's "47B"
-    assert_right_states(q, billions(active))
+    BANK.assert_right_states(qid, billions(active))
     # distractors: top-1, "2 of 8 = half", and the total
-    assert_some_wrong_states(q, billions(shared + expert_total / 8))  # 7.2B
-    assert_some_wrong_states(q, billions(shared + expert_total / 2))  # 24.2B
-    assert_some_wrong_states(q, billions(total))  # 46.7B
+    BANK.assert_some_wrong_states(qid, billions(shared + expert_total / 8))  # 7.2B
+    BANK.assert_some_wrong_states(qid, billions(shared + expert_total / 2))  # 24.2B
+    BANK.assert_some_wrong_states(qid, billions(total))  # 46.7B

@@ -10,56 +10,18 @@ from __future__ import annotations
 
 import math
 import struct
-from pathlib import Path
 
 import pytest
-import yaml
 
-BANK = Path(__file__).parents[2] / "banks" / "numerical-stability.yaml"
-LANGS = ("en", "hi", "bn")
+from .support import LANGS, FactBank, fp16
 
-
-@pytest.fixture(scope="module")
-def bank() -> dict:
-    return yaml.safe_load(BANK.read_text(encoding="utf-8"))
+BANK = FactBank("numerical-stability")
 
 
-def question(bank: dict, qid: str) -> dict:
-    for q in bank["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"question {qid} not in {BANK.name}")
-
-
-def right(q: dict, lang: str) -> str:
-    return q["choices"][q["answer"]][lang]
-
-
-def wrong(q: dict, lang: str) -> list[str]:
-    return [c[lang] for i, c in enumerate(q["choices"]) if i != q["answer"]]
-
-
-def assert_in_right_choice(q: dict, literal: str) -> None:
-    for lang in LANGS:
-        assert literal in right(q, lang), (q["id"], lang, literal, right(q, lang))
-
-
-def fp16(x: float) -> float:
-    """Round a Python float to IEEE binary16 (round to nearest, ties to even)."""
-    return struct.unpack("<e", struct.pack("<e", x))[0]
-
-
-def fits_fp16(x: float) -> bool:
+def fits(struct_format: str, x: float) -> bool:
+    """Whether x is finite in a struct format: "<e" binary16, "<f" binary32."""
     try:
-        struct.pack("<e", x)
-    except OverflowError:
-        return False
-    return True
-
-
-def fits_fp32(x: float) -> bool:
-    try:
-        struct.pack("<f", x)
+        struct.pack(struct_format, x)
     except OverflowError:
         return False
     return True
@@ -93,31 +55,31 @@ def fp8_values(
 # --- FP16 overflow of exp ---------------------------------------------------------------
 
 
-def test_fp16_exp_overflow_threshold(bank: dict) -> None:
-    q = question(bank, "ns-fp16-exp-overflow")
+def test_fp16_exp_overflow_threshold() -> None:
+    qid = "ns-fp16-exp-overflow"
     # IEEE binary16: bias 15, 10 mantissa bits, largest finite exponent field 30.
     fp16_max = (2 - 2**-10) * 2.0 ** (30 - 15)
     assert fp16_max == 65504.0
     assert struct.unpack("<e", bytes.fromhex("ff7b"))[0] == 65504.0  # 0x7BFF
-    assert "65504" in q["prompt"]["en"]
+    assert "65504" in BANK.question(qid)["prompt"]["en"]
     threshold = math.log(fp16_max)
     assert round(threshold, 2) == 11.09
-    assert fits_fp16(math.exp(11.08)) and not fits_fp16(math.exp(11.10))
-    assert_in_right_choice(q, f"{threshold:.2f}")
+    assert fits("<e", math.exp(11.08)) and not fits("<e", math.exp(11.10))
+    BANK.assert_right_states(qid, f"{threshold:.2f}")
     # Distractors are the FP32 limit and the base-10 log, both wrong for FP16.
     fp32_max = (2 - 2**-23) * 2.0**127
-    assert fits_fp32(fp32_max) and not fits_fp32(fp32_max * 1.0001)
+    assert fits("<f", fp32_max) and not fits("<f", fp32_max * 1.0001)
     assert f"{math.log(fp32_max):.2f}" == "88.72"
     assert f"{math.log10(fp16_max):.2f}" == "4.82"
     for literal in ("88.72", "4.82"):
-        assert any(literal in c for c in wrong(q, "en"))
+        assert any(literal in c["en"] for c in BANK.wrong(qid))
 
 
 # --- log-sum-exp -------------------------------------------------------------------------
 
 
-def test_logsumexp_of_two_equal_large_logits(bank: dict) -> None:
-    q = question(bank, "ns-logsumexp-stable")
+def test_logsumexp_of_two_equal_large_logits() -> None:
+    qid = "ns-logsumexp-stable"
     x = [1000.0, 1000.0]
     with pytest.raises(OverflowError):
         math.exp(x[0])  # naive exp overflows even in float64, so certainly in FP32
@@ -125,21 +87,21 @@ def test_logsumexp_of_two_equal_large_logits(bank: dict) -> None:
     stable = m + math.log(sum(math.exp(v - m) for v in x))
     assert stable == pytest.approx(1000 + math.log(2))
     assert f"{stable:.2f}" == "1000.69"
-    assert_in_right_choice(q, f"{stable:.2f}")
+    BANK.assert_right_states(qid, f"{stable:.2f}")
     # base-10 log distractor
     assert f"{1000 + math.log10(2):.2f}" == "1000.30"
-    assert any("1000.30" in c for c in wrong(q, "en"))
+    assert any("1000.30" in c["en"] for c in BANK.wrong(qid))
 
 
 # --- FP8 formats -------------------------------------------------------------------------
 
 
-def test_e4m3_max_from_bit_layout(bank: dict) -> None:
-    q = question(bank, "ns-fp8-e4m3-max")
+def test_e4m3_max_from_bit_layout() -> None:
+    qid = "ns-fp8-e4m3-max"
     e4m3 = fp8_values(4, 3, ieee=False, nan_only_all_ones=True)
     assert max(e4m3) == 448.0 == 1.75 * 2**8
-    assert_in_right_choice(q, "448")
-    assert_in_right_choice(q, "1.75 × 2^8")
+    BANK.assert_right_states(qid, "448")
+    BANK.assert_right_states(qid, "1.75 × 2^8")
     # IEEE-style E4M3 (all-ones exponent reserved) would stop at 240.
     ieee_e4m3 = fp8_values(4, 3, ieee=True)
     assert max(ieee_e4m3) == 240.0 == 1.875 * 2**7
@@ -147,19 +109,19 @@ def test_e4m3_max_from_bit_layout(bank: dict) -> None:
     e5m2 = fp8_values(5, 2, ieee=True)
     assert max(e5m2) == 57344.0 == 1.75 * 2**15
     for literal in ("240", "480", "57344"):
-        assert any(literal in c for c in wrong(q, "en"))
+        assert any(literal in c["en"] for c in BANK.wrong(qid))
     assert 1.875 * 2**8 == 480.0  # uses the NaN mantissa pattern: not representable
     assert 480.0 not in e4m3
 
 
-def test_e5m2_smallest_subnormal(bank: dict) -> None:
-    q = question(bank, "ns-e5m2-min-subnormal")
+def test_e5m2_smallest_subnormal() -> None:
+    qid = "ns-e5m2-min-subnormal"
     e5m2 = fp8_values(5, 2, ieee=True)
     smallest = min(v for v in e5m2 if v > 0)
     assert smallest == 2.0**-16 == 0.25 * 2.0 ** (1 - 15)
     assert f"{smallest:.1e}" == "1.5e-05"
-    assert_in_right_choice(q, "2^-16")
-    assert_in_right_choice(q, "1.5e-5")
+    BANK.assert_right_states(qid, "2^-16")
+    BANK.assert_right_states(qid, "1.5e-5")
     # distractors: smallest normal E5M2, smallest FP16 subnormal, smallest E4M3 subnormal
     assert min(v for v in e5m2 if v >= 2.0**-14) == 2.0**-14
     assert fp16(2.0**-24) == 2.0**-24 and fp16(2.0**-25) == 0.0
@@ -170,24 +132,24 @@ def test_e5m2_smallest_subnormal(bank: dict) -> None:
 # --- order of floating-point additions ---------------------------------------------------
 
 
-def test_fp16_sum_depends_on_order(bank: dict) -> None:
-    q = question(bank, "ns-reduction-order")
+def test_fp16_sum_depends_on_order() -> None:
+    qid = "ns-reduction-order"
     assert fp16(2048 + 2) - 2048 == 2  # spacing near 2048
     assert fp16(2049.0) == 2048.0  # 2049 is a tie and rounds to even
     left_to_right = fp16(fp16(2048 + 1) + 1)
     ones_first = fp16(2048 + fp16(1 + 1))
     assert (left_to_right, ones_first) == (2048.0, 2050.0)
     for lang in LANGS:
-        text = right(q, lang)
+        text = BANK.right(qid)[lang]
         assert text.index("2048") < text.index("2050"), (lang, text)
-    assert right(q, "en") == "2048 and 2050"
+    assert BANK.right(qid)["en"] == "2048 and 2050"
 
 
 # --- catastrophic cancellation ----------------------------------------------------------
 
 
-def test_fp16_catastrophic_cancellation(bank: dict) -> None:
-    q = question(bank, "ns-catastrophic-cancellation")
+def test_fp16_catastrophic_cancellation() -> None:
+    qid = "ns-catastrophic-cancellation"
     x, y = fp16(1.001), fp16(1.0)
     assert x == 1 + 2**-10 == 1.0009765625
     diff = fp16(x - y)
@@ -196,10 +158,10 @@ def test_fp16_catastrophic_cancellation(bank: dict) -> None:
     assert f"{100 * rel_err_result:.1f}" == "2.3"
     rel_err_x = (1.001 - x) / 1.001
     assert f"{100 * rel_err_x:.3f}" == "0.002"
-    assert_in_right_choice(q, "0.0009765625")
-    assert_in_right_choice(q, "2.3%")
+    BANK.assert_right_states(qid, "0.0009765625")
+    BANK.assert_right_states(qid, "2.3%")
     # distractors: FP16(0.001) and 1 + 2^-9 - 1
     assert f"{fp16(0.001):.7f}" == "0.0010004"
     assert f"{2**-9:.7f}" == "0.0019531"
     for literal in ("0.0010004", "0.0019531"):
-        assert any(literal in c for c in wrong(q, "en"))
+        assert any(literal in c["en"] for c in BANK.wrong(qid))

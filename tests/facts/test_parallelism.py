@@ -15,38 +15,10 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from pathlib import Path
 
-import yaml
+from .support import LANGS, FactBank
 
-BANK = Path(__file__).parents[2] / "banks" / "parallelism.yaml"
-LANGS = ("en", "hi", "bn")
-
-
-def _bank() -> dict:
-    return yaml.safe_load(BANK.read_text(encoding="utf-8"))
-
-
-def _question(qid: str) -> dict:
-    for q in _bank()["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"question {qid} not found in {BANK}")
-
-
-def _right(qid: str) -> dict:
-    q = _question(qid)
-    return q["choices"][q["answer"]]
-
-
-def _wrong(qid: str) -> list[dict]:
-    q = _question(qid)
-    return [c for i, c in enumerate(q["choices"]) if i != q["answer"]]
-
-
-def _assert_in_all_languages(literal: str, choice: dict) -> None:
-    for lang in LANGS:
-        assert literal in choice[lang], (literal, lang, choice[lang])
+BANK = FactBank("parallelism")
 
 
 def _pct(x: Fraction) -> str:
@@ -67,7 +39,7 @@ def test_allreduces_per_layer() -> None:
     backward = blocks_per_layer * (f_ops["backward"] + g_ops["backward"])
     assert (forward, backward) == (2, 2)
     assert forward + backward == 4  # "4 total communication operations" (Figure 4)
-    right = _right("par-tp-allreduces-per-layer")
+    right = BANK.right("par-tp-allreduces-per-layer")
     assert right["en"] == f"{forward} in the forward pass and {backward} in the backward pass"
     for lang in ("hi", "bn"):
         digits = [ch for ch in right[lang] if ch.isdigit()]
@@ -75,7 +47,7 @@ def test_allreduces_per_layer() -> None:
     # the tempting per-block count (1 and 1) is a wrong choice
     assert any(
         c["en"].startswith("1 in the forward pass and 1")
-        for c in _wrong("par-tp-allreduces-per-layer")
+        for c in BANK.wrong("par-tp-allreduces-per-layer")
     )
 
 
@@ -95,13 +67,13 @@ def test_bubble_fraction_gpipe_schedule() -> None:
     frac = bubble_fraction(p, m)
     assert frac == Fraction(p - 1, m) == Fraction(1, 8)
     assert _pct(frac) == "12.5%"
-    _assert_in_all_languages("12.5%", _right("par-pp-bubble-fraction"))
+    BANK.assert_right_states("par-pp-bubble-fraction", "12.5%")
     # the distractors are the listed miscalculations, and none equals the right value
     share_of_total = Fraction(p - 1, m + p - 1)  # bubble / (ideal + bubble)
     assert _pct(share_of_total) == "11.1%"
     assert _pct(Fraction(p, m)) == "16.7%"
     assert _pct(Fraction(2 * (p - 1), m)) == "25.0%"
-    wrong = {c["en"].split("%")[0] for c in _wrong("par-pp-bubble-fraction")}
+    wrong = {c["en"].split("%")[0] for c in BANK.wrong("par-pp-bubble-fraction")}
     assert wrong == {"11.1", "16.7", "25.0"}
 
 
@@ -111,10 +83,8 @@ def test_bubble_fraction_interleaved() -> None:
     frac = bubble_fraction(p, m, v)
     assert frac == Fraction(1, v) * Fraction(p - 1, m) == Fraction(7, 64)
     assert _pct(frac) == "10.9%"
-    right = _right("par-pp-interleaved-bubble")
-    _assert_in_all_languages("10.9%", right)
-    # cost: communication grows by the factor v
-    _assert_in_all_languages(f"{v}×", right)
+    # and its cost: communication grows by the factor v
+    BANK.assert_right_states("par-pp-interleaved-bubble", "10.9%", f"{v}×")
     # distractor values: non-interleaved bubble, and dividing by v twice
     assert _pct(bubble_fraction(p, m)) == "43.8%"
     assert _pct(bubble_fraction(p, m) / (v * v)) == "2.7%"
@@ -132,10 +102,10 @@ def test_microbatches_per_pipeline() -> None:
     assert B % (b * d) == 0
     m = B // (b * d)  # m = B / (b * d)
     assert m == 128
-    right = _right("par-ptdp-microbatches")
-    _assert_in_all_languages(str(m), right)
+    right = BANK.right("par-ptdp-microbatches")
+    BANK.assert_right_states("par-ptdp-microbatches", str(m))
     for lang in LANGS:  # the only number in the right choice is m itself
         assert re.findall(r"\d+", right[lang]) == [str(m)], (lang, right[lang])
     # distractors: forgetting d, forgetting b, dividing by the model-parallel size
-    wrong = {int(c["en"].split()[0]) for c in _wrong("par-ptdp-microbatches")}
+    wrong = {int(c["en"].split()[0]) for c in BANK.wrong("par-ptdp-microbatches")}
     assert wrong == {B // b, B // d, B // (b * t * p)} == {1024, 256, 8}

@@ -18,58 +18,12 @@ Standard library and PyYAML only. Exact arithmetic uses fractions.Fraction.
 from __future__ import annotations
 
 import math
-import re
 from fractions import Fraction
-from pathlib import Path
 
-import yaml
+from .support import GROUPED_NUMBER, FactBank
 
-BANK = yaml.safe_load(
-    (Path(__file__).parents[2] / "banks" / "peft.yaml").read_text(encoding="utf-8")
-)
-LANGS = ("en", "hi", "bn")
-
-
-def question(qid: str) -> dict:
-    for q in BANK["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"no question {qid}")
-
-
-def right(qid: str) -> dict:
-    q = question(qid)
-    return q["choices"][q["answer"]]
-
-
-def wrong(qid: str) -> list[dict]:
-    q = question(qid)
-    return [c for i, c in enumerate(q["choices"]) if i != q["answer"]]
-
-
-def numbers(text: str) -> list[str]:
-    """Numbers as written, keeping thousands separators (4,194,304) and decimals (0.127)."""
-    return re.findall(r"\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?", text)
-
-
-def assert_in_right_choice(qid: str, *literals: str) -> None:
-    choice = right(qid)
-    for lit in literals:
-        for lang in LANGS:
-            assert lit in numbers(choice[lang]), (qid, lang, lit, choice[lang])
-
-
-def assert_in_some_wrong_choice(qid: str, literal: str) -> None:
-    for lang in LANGS:
-        assert any(literal in numbers(c[lang]) for c in wrong(qid)), (qid, lang, literal)
-
-
-def assert_in_text(qid: str, field: str, *literals: str) -> None:
-    q = question(qid)
-    for lang in LANGS:
-        nums = numbers(q[field][lang])
-        for lit in literals:
-            assert lit in nums, (qid, field, lang, lit, nums)
+# Numbers as written, keeping thousands separators (4,194,304) and decimals (0.127).
+BANK = FactBank("peft", GROUPED_NUMBER)
 
 
 def test_lora_param_count() -> None:
@@ -80,15 +34,15 @@ def test_lora_param_count() -> None:
     total = per_matrix * matrices_per_layer * layers
     # The paper's formula for square d_model matrices: 2 x L_LoRA x d_model x r.
     assert total == 2 * (matrices_per_layer * layers) * d * r == 4_194_304
-    assert_in_right_choice("peft-lora-param-count", f"{total:,}")
+    BANK.assert_right_states("peft-lora-param-count", f"{total:,}")
     # Distractors: counting one factor only; a single matrix; full fine-tuning of W_q and W_v.
     one_factor = r * d * matrices_per_layer * layers
     full = d * k * matrices_per_layer * layers
     assert one_factor == 2_097_152 and full == 1_073_741_824
     for value in (one_factor, per_matrix, full):
-        assert_in_some_wrong_choice("peft-lora-param-count", f"{value:,}")
+        BANK.assert_some_wrong_states("peft-lora-param-count", f"{value:,}")
     assert full // total == 256
-    assert_in_text("peft-lora-param-count", "explanation", "256", "4,194,304")
+    BANK.assert_field_states("peft-lora-param-count", "explanation", "256", "4,194,304")
 
 
 def test_rslora_scaling() -> None:
@@ -98,9 +52,9 @@ def test_rslora_scaling() -> None:
     assert rslora == 8
     standard = Fraction(alpha, r)
     assert standard == 2
-    assert_in_right_choice("peft-rslora-scaling", "8")
+    BANK.assert_right_states("peft-rslora-scaling", "8")
     for literal in ("2", "32", "0.5"):
-        assert_in_some_wrong_choice("peft-rslora-scaling", literal)
+        BANK.assert_some_wrong_states("peft-rslora-scaling", literal)
     assert Fraction(r, alpha) == Fraction("0.5")
 
 
@@ -111,8 +65,8 @@ def test_double_quant_bits() -> None:
     assert without_dq == Fraction("0.5")
     assert f"{float(with_dq):.3f}" == "0.127"
     assert f"{float(without_dq - with_dq):.3f}" == "0.373"
-    assert_in_text("peft-qlora-double-quant", "prompt", "64", "0.5", "0.127")
-    assert_in_text("peft-qlora-double-quant", "explanation", "0.127", "0.373", "256")
+    BANK.assert_field_states("peft-qlora-double-quant", "prompt", "64", "0.5", "0.127")
+    BANK.assert_field_states("peft-qlora-double-quant", "explanation", "0.127", "0.373", "256")
 
 
 def test_qlora_65b_base_memory() -> None:
@@ -123,7 +77,7 @@ def test_qlora_65b_base_memory() -> None:
     # The exact double-quantized constant cost gives the same rounded figure.
     exact_bits = Fraction(4) + Fraction(8, 64) + Fraction(32, 64 * 256)
     assert f"{float(params * exact_bits / 8 / 10**9):.1f}" == "33.5"
-    assert_in_right_choice("peft-qlora-65b-memory", "33.5")
+    BANK.assert_right_states("peft-qlora-65b-memory", "33.5")
     # Distractors: no constants; FP32 constants without double quantization; 8-bit weights.
     expected = {
         "32.5": params * Fraction(4) / 8 / 10**9,
@@ -132,7 +86,7 @@ def test_qlora_65b_base_memory() -> None:
     }
     for literal, value in expected.items():
         assert f"{float(value):.1f}" == literal, (literal, float(value))
-        assert_in_some_wrong_choice("peft-qlora-65b-memory", literal)
+        BANK.assert_some_wrong_states("peft-qlora-65b-memory", literal)
     headroom = 48 - base_gb
     assert f"{float(headroom):.1f}" == "14.5"
-    assert_in_text("peft-qlora-65b-memory", "explanation", "14.5", "4.5", "33.5")
+    BANK.assert_field_states("peft-qlora-65b-memory", "explanation", "14.5", "4.5", "33.5")

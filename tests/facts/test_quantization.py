@@ -17,55 +17,11 @@ Standard library and PyYAML only. Exact arithmetic uses fractions.Fraction.
 from __future__ import annotations
 
 import math
-import re
 from fractions import Fraction
-from pathlib import Path
 
-import yaml
+from .support import NUMBER, FactBank
 
-BANK = yaml.safe_load(
-    (Path(__file__).parents[2] / "banks" / "quantization.yaml").read_text(encoding="utf-8")
-)
-LANGS = ("en", "hi", "bn")
-
-
-def question(qid: str) -> dict:
-    for q in BANK["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"no question {qid}")
-
-
-def right(qid: str) -> dict:
-    q = question(qid)
-    return q["choices"][q["answer"]]
-
-
-def wrong(qid: str) -> list[dict]:
-    q = question(qid)
-    return [c for i, c in enumerate(q["choices"]) if i != q["answer"]]
-
-
-def numbers(text: str) -> list[str]:
-    return re.findall(r"\d+(?:\.\d+)?", text)
-
-
-def assert_in_right_choice(qid: str, *literals: str) -> None:
-    choice = right(qid)
-    for lit in literals:
-        for lang in LANGS:
-            assert lit in numbers(choice[lang]), (qid, lang, lit, choice[lang])
-
-
-def assert_in_some_wrong_choice(qid: str, literal: str) -> None:
-    for lang in LANGS:
-        assert any(literal in numbers(c[lang]) for c in wrong(qid)), (qid, lang, literal)
-
-
-def assert_not_in_right_choice(qid: str, literal: str) -> None:
-    choice = right(qid)
-    for lang in LANGS:
-        assert literal not in numbers(choice[lang]), (qid, lang, literal)
+BANK = FactBank("quantization", NUMBER)
 
 
 def round_half_even(x: Fraction) -> int:
@@ -84,15 +40,15 @@ def test_absmax_int8_rounding() -> None:
     dequant = Fraction(code) / scale
     assert code == 3 and dequant == Fraction("0.075")
     assert abs(dequant - x) == Fraction("0.005")
-    assert_in_right_choice("quant-absmax-int8-rounding", "3", "0.075")
+    BANK.assert_right_states("quant-absmax-int8-rounding", "3", "0.075")
     # Distractors: truncation gives 2 -> 0.05; using 255 instead of 127 gives code 6.
     trunc = math.floor(x * scale)
     assert trunc == 2 and Fraction(trunc) / scale == Fraction("0.05")
-    assert_in_some_wrong_choice("quant-absmax-int8-rounding", "0.05")
+    BANK.assert_some_wrong_states("quant-absmax-int8-rounding", "0.05")
     wrong_scale = Fraction(255) / absmax
     wrong_code = round_half_even(x * wrong_scale)
     assert wrong_code == 6 and round(float(wrong_code / wrong_scale), 3) == 0.075
-    assert_in_some_wrong_choice("quant-absmax-int8-rounding", "6")
+    BANK.assert_some_wrong_states("quant-absmax-int8-rounding", "6")
 
 
 def test_zero_point_uint8() -> None:
@@ -110,12 +66,12 @@ def test_zero_point_uint8() -> None:
 
     assert quantize(Fraction(0)) == 64
     assert quantize(lo) == 0 and quantize(hi) == 255
-    assert_in_right_choice("quant-zero-point-uint8", "64")
+    BANK.assert_right_states("quant-zero-point-uint8", "64")
     # Distractors: truncating 63.75 gives 63; symmetric thinking gives 0; range midpoint gives 128.
     assert math.floor(-lo / scale) == 63
     for literal in ("63", "0", "128"):
-        assert_in_some_wrong_choice("quant-zero-point-uint8", literal)
-        assert_not_in_right_choice("quant-zero-point-uint8", literal)
+        BANK.assert_some_wrong_states("quant-zero-point-uint8", literal)
+        BANK.assert_right_omits("quant-zero-point-uint8", literal)
 
 
 def test_per_tensor_outlier_levels() -> None:
@@ -125,10 +81,7 @@ def test_per_tensor_outlier_levels() -> None:
     assert top_code == 3
     levels = 2 * top_code + 1
     assert levels == 7
-    q = question("quant-per-tensor-outlier")
-    for lang in LANGS:
-        nums = numbers(q["explanation"][lang])
-        assert "3" in nums and "7" in nums and "127" in nums, (lang, nums)
+    BANK.assert_field_states("quant-per-tensor-outlier", "explanation", "3", "7", "127")
 
 
 def test_int4_group128_memory() -> None:
@@ -139,7 +92,7 @@ def test_int4_group128_memory() -> None:
     total_gb = params * bits_per_weight / 8 / 10**9
     assert total_gb == Fraction("3.609375")
     assert f"{float(total_gb):.2f}" == "3.61"
-    assert_in_right_choice("quant-int4-group128-memory", "3.61")
+    BANK.assert_right_states("quant-int4-group128-memory", "3.61")
     # Distractors: no scales; FP32 scales; each 4-bit code stored in a whole byte.
     no_scales = params * Fraction(4) / 8 / 10**9
     fp32_scales = params * (Fraction(4) + Fraction(32, group)) / 8 / 10**9
@@ -147,8 +100,5 @@ def test_int4_group128_memory() -> None:
     expected = {"3.50": no_scales, "3.72": fp32_scales, "7.11": byte_per_code}
     for literal, value in expected.items():
         assert f"{float(value):.2f}" == literal, (literal, float(value))
-        assert_in_some_wrong_choice("quant-int4-group128-memory", literal)
-    q = question("quant-int4-group128-memory")
-    for lang in LANGS:
-        nums = numbers(q["explanation"][lang])
-        assert "4.125" in nums and "4.25" in nums and "512" in nums, (lang, nums)
+        BANK.assert_some_wrong_states("quant-int4-group128-memory", literal)
+    BANK.assert_field_states("quant-int4-group128-memory", "explanation", "4.125", "4.25", "512")

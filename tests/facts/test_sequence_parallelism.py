@@ -15,46 +15,13 @@ Standard library and PyYAML only.
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
-from pathlib import Path
 
-import yaml
+from .support import LANGS, FactBank, numbers
 
-BANK = Path(__file__).parents[2] / "banks" / "sequence-parallelism.yaml"
-LANGS = ("en", "hi", "bn")
+BANK = FactBank("sequence-parallelism")
 MiB = 2**20
 GiB = 2**30
-
-
-def _bank() -> dict:
-    return yaml.safe_load(BANK.read_text(encoding="utf-8"))
-
-
-def _question(qid: str) -> dict:
-    for q in _bank()["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"question {qid} not found in {BANK}")
-
-
-def _right(qid: str) -> dict:
-    q = _question(qid)
-    return q["choices"][q["answer"]]
-
-
-def _wrong(qid: str) -> list[dict]:
-    q = _question(qid)
-    return [c for i, c in enumerate(q["choices"]) if i != q["answer"]]
-
-
-def _numbers(text: str) -> list[str]:
-    return re.findall(r"\d+(?:\.\d+)?", text)
-
-
-def _assert_in_all_languages(literal: str, choice: dict) -> None:
-    for lang in LANGS:
-        assert literal in choice[lang], (literal, lang, choice[lang])
 
 
 # --- Korthikanti et al.: activation memory per layer --------------------------------------
@@ -81,13 +48,13 @@ def test_activation_memory_per_layer() -> None:
     assert with_sp == 8388608 * Fraction(114, 8)
     assert with_sp / MiB == 114
     for lang in LANGS:
-        assert _numbers(_right("sp-activation-memory")[lang]) == ["114"]
+        assert numbers(BANK.right("sp-activation-memory")[lang]) == ["114"]
     # the distractors: tensor parallel only, dropping the attention term, not dividing by t
     tp_only = activation_bytes(s, b, h, a, t, tp=True)
     no_attention_term = Fraction(s * b * h * 34, t)
     unsharded = activation_bytes(s, b, h, a)
     assert (tp_only / MiB, no_attention_term / MiB, unsharded / MiB) == (184, 34, 912)
-    wrong = {_numbers(c["en"])[0] for c in _wrong("sp-activation-memory")}
+    wrong = {numbers(c["en"])[0] for c in BANK.wrong("sp-activation-memory")}
     assert wrong == {"184", "34", "912"}
     # sequence parallelism divides eq. 1 by t exactly (the paper's claim after eq. 4)
     assert with_sp == unsharded / t
@@ -105,9 +72,9 @@ def test_ring_attention_min_block_size() -> None:
     assert 4 * d * c_min**2 / F >= 4 * c_min * d / B * (1 - 1e-12)
     assert 4 * d * (c_min - 1) ** 2 / F < 4 * (c_min - 1) * d / B
     for lang in LANGS:
-        assert _numbers(_right("sp-ring-min-block")[lang]) == ["3120"]
+        assert numbers(BANK.right("sp-ring-min-block")[lang]) == ["3120"]
     # distractors: scores only (2dc^2), keys only (2cd), minimum sequence length s = 6c
-    wrong = {int(_numbers(c["en"])[0]) for c in _wrong("sp-ring-min-block")}
+    wrong = {int(numbers(c["en"])[0]) for c in BANK.wrong("sp-ring-min-block")}
     assert wrong == {round(2 * F / B), round(F / (2 * B)), round(6 * F / B)} == {6240, 1560, 18720}
 
 
@@ -121,9 +88,9 @@ def test_ring_attention_blocks_and_transfers() -> None:
     assert sends_per_layer == hosts - 1 == 63
     # a host uses its own block plus 1 received block per transfer: every block exactly once
     assert 1 + sends_per_layer == hosts
-    right = _right("sp-ring-tokens-per-host")
+    right = BANK.right("sp-ring-tokens-per-host")
     for lang in LANGS:
-        assert _numbers(right[lang]) == [str(block), str(sends_per_layer)], (lang, right[lang])
+        assert numbers(right[lang]) == [str(block), str(sends_per_layer)], (lang, right[lang])
 
 
 # --- DeepSpeed-Ulysses: head divisibility and per-link volume ----------------------------
@@ -132,13 +99,13 @@ def test_ring_attention_blocks_and_transfers() -> None:
 def test_ulysses_valid_sp_size() -> None:
     heads, gpus = 40, 64
     candidates = [
-        int(_numbers(c["en"])[0]) for c in _question("sp-ulysses-head-divisibility")["choices"]
+        int(numbers(c["en"])[0]) for c in BANK.question("sp-ulysses-head-divisibility")["choices"]
     ]
     assert sorted(candidates) == [8, 16, 32, 64]
     valid = [p for p in candidates if p <= gpus and heads % p == 0]
     assert valid == [8]
     assert heads // 8 == 5
-    _assert_in_all_languages("= 8", _right("sp-ulysses-head-divisibility"))
+    BANK.assert_right_states("sp-ulysses-head-divisibility", "= 8")
     # the docs' own example: 32 heads support sp_size 1, 2, 4, 8, 16 or 32
     assert [p for p in range(1, 65) if 32 % p == 0] == [1, 2, 4, 8, 16, 32]
 
@@ -152,7 +119,7 @@ def test_ulysses_volume_per_link() -> None:
     per_link = per_link_elements * bytes_per_element
     assert per_link == 256 * MiB
     for lang in LANGS:
-        assert _numbers(_right("sp-ulysses-comm-per-link")[lang]) == ["256"]
+        assert numbers(BANK.right("sp-ulysses-comm-per-link")[lang]) == ["256"]
     # distractors: QKV only, output only, Megatron-LM sequence parallelism (4Nh per link)
     assert 3 * N * h // P * bytes_per_element == 192 * MiB
     assert N * h // P * bytes_per_element == 64 * MiB
@@ -173,7 +140,7 @@ def test_cp_causal_chunk_assignment() -> None:
     cp_size = 4
     assert cp_chunks(1, cp_size) == (1, 6)
     for lang in LANGS:
-        assert _numbers(_right("sp-cp-causal-chunks")[lang]) == ["1", "6"]
+        assert numbers(BANK.right("sp-cp-causal-chunks")[lang]) == ["1", "6"]
     # every chunk is held by exactly 1 rank
     held = sorted(c for r in range(cp_size) for c in cp_chunks(r, cp_size))
     assert held == list(range(2 * cp_size))

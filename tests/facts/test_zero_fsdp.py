@@ -7,44 +7,13 @@ Bengali text of that choice.
 """
 
 from fractions import Fraction
-from pathlib import Path
 
-import yaml
+from .support import FactBank
 
-BANK = yaml.safe_load(
-    (Path(__file__).parents[2] / "banks" / "zero-fsdp.yaml").read_text(encoding="utf-8")
-)
-LANGS = ("en", "hi", "bn")
+BANK = FactBank("zero-fsdp")
 
 K_ADAM = 12  # memory multiplier of mixed-precision Adam's optimizer states (paper §3.1)
 GB = 10**9  # the paper's GB figures are decimal (7.5B x 16 bytes = 120 GB)
-
-
-def question(qid):
-    for q in BANK["questions"]:
-        if q["id"] == qid:
-            return q
-    raise AssertionError(f"no question {qid}")
-
-
-def right(qid):
-    q = question(qid)
-    return q["choices"][q["answer"]]
-
-
-def assert_in_right_choice(qid, *literals):
-    choice = right(qid)
-    for lit in literals:
-        for lang in LANGS:
-            assert lit in choice[lang], (qid, lang, lit, choice[lang])
-
-
-def assert_not_in_wrong_choices(qid, literal):
-    q = question(qid)
-    for i, c in enumerate(q["choices"]):
-        if i != q["answer"]:
-            for lang in LANGS:
-                assert literal not in c[lang], (qid, i, lang, literal)
 
 
 def model_state_bytes(psi, nd, stage, k=K_ADAM):
@@ -74,8 +43,8 @@ def test_figure1_stage2():
     assert gb(model_state_bytes(psi, nd, 3), 1) == "1.9"
     # Distractor "15.0 GB" is the replicated 2Psi alone.
     assert gb(2 * psi, 1) == "15.0"
-    assert_in_right_choice("zf-fig1-stage2-gb", gb(model_state_bytes(psi, nd, 2), 1) + " GB")
-    assert_not_in_wrong_choices("zf-fig1-stage2-gb", "16.6")
+    BANK.assert_right_states("zf-fig1-stage2-gb", gb(model_state_bytes(psi, nd, 2), 1) + " GB")
+    BANK.assert_no_wrong_states("zf-fig1-stage2-gb", "16.6")
 
 
 def test_stage3_13b_on_32():
@@ -85,7 +54,7 @@ def test_stage3_13b_on_32():
     assert gb(model_state_bytes(psi, nd, 2), 1) == "31.7"  # distractor: stage 2
     assert gb(K_ADAM * Fraction(psi) / nd, 1) == "4.9"  # distractor: optimizer states only
     assert gb(model_state_bytes(psi, nd, 0), 0) == "208"  # distractor: no sharding
-    assert_in_right_choice("zf-stage3-13b-per-gpu", gb(stage3, 1) + " GB")
+    BANK.assert_right_states("zf-stage3-13b-per-gpu", gb(stage3, 1) + " GB")
 
 
 def test_lowest_stage_that_fits():
@@ -95,7 +64,7 @@ def test_lowest_stage_that_fits():
     assert per_stage[1] == Fraction(47_500_000_000)  # 40 GB + 7.5 GB misses the budget
     assert fits[0] == 2
     assert per_stage[2] == Fraction(28_750_000_000)
-    assert_in_right_choice("zf-lowest-stage-fits", f"{float(per_stage[2]) / GB:.2f} GB", "2")
+    BANK.assert_right_states("zf-lowest-stage-fits", f"{float(per_stage[2]) / GB:.2f} GB", "2")
     # Distractor figures stated in the wrong choices.
     assert float(K_ADAM * Fraction(psi) / nd) / GB == 7.5
     assert float(4 * Fraction(psi)) / GB == 40
@@ -113,7 +82,7 @@ def test_stage3_communication_volume():
     assert stage3 == 3
     ratio = stage3 / baseline
     assert ratio == Fraction(3, 2)
-    assert_in_right_choice("zf-stage3-comm-volume", "3Ψ", f"{float(ratio)}×")
+    BANK.assert_right_states("zf-stage3-comm-volume", "3Ψ", f"{float(ratio)}×")
 
 
 def test_reduction_factors():
@@ -126,4 +95,4 @@ def test_reduction_factors():
     assert round(float(r2), 6) == 8.0
     # Stage 3 keeps growing with Nd: 64 GPUs give a 64x reduction (paper §1).
     assert base / model_state_bytes(psi, 64, 3) == 64
-    assert_in_right_choice("zf-reduction-factors", "4×", "8×", "Nd")
+    BANK.assert_right_states("zf-reduction-factors", "4×", "8×", "Nd")
