@@ -4,12 +4,10 @@ log the exceptions raised in handlers, so a swallowed crash must not pass."""
 from __future__ import annotations
 
 import logging
-import os
 import shutil
 import socket
 import subprocess
-import sys
-from collections.abc import AsyncIterator, Iterator, Mapping
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -18,8 +16,7 @@ from bot.content.banks import Catalog, default_directories, load_catalog
 from bot.persistence import Store
 from bot.play.engine import Engine
 
-FIXTURES = Path(__file__).parent / "fixtures"
-REPO = Path(__file__).resolve().parent.parent
+from .support.environment import FIXTURES
 
 
 @pytest.fixture(autouse=True)
@@ -57,21 +54,6 @@ async def engine(catalog: Catalog, store: Store) -> Engine:
     return Engine(catalog, store)
 
 
-def run_quizbot(
-    *args: str, stdin: str = "", env: Mapping[str, str] | None = None
-) -> subprocess.CompletedProcess[str]:
-    """The ``quizbot`` command as a user runs it: a separate process."""
-    return subprocess.run(
-        [sys.executable, "-m", "adapters.cli", *args],
-        input=stdin,
-        capture_output=True,
-        text=True,
-        env={**os.environ, **(env or {})},
-        timeout=60,
-        check=False,
-    )
-
-
 @pytest.fixture
 def immutable() -> Iterator[list[Path]]:
     """Files made read-only even for root (chattr +i), made writable again after."""
@@ -81,11 +63,3 @@ def immutable() -> Iterator[list[Path]]:
     yield paths
     for path in paths:
         subprocess.run(["chattr", "-i", str(path)], check=False)
-
-
-def make_immutable(paths: list[Path], *files: Path) -> None:
-    """chattr +i, even root cannot write them; skips where the filesystem cannot."""
-    for path in files:
-        if subprocess.run(["chattr", "+i", str(path)], check=False).returncode != 0:
-            pytest.skip("this filesystem cannot make files immutable")
-        paths.append(path)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 
-from .conftest import REPO
+from .support.environment import REPO
 
 FORBIDDEN = ("discord", "slack_bolt", "slack_sdk", "adapters")
 

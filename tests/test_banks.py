@@ -11,7 +11,7 @@ import pytest
 from bot.content.banks import Catalog, default_directories, load_catalog, parse_bank
 from bot.ui.i18n import LOCALES
 
-from .conftest import FIXTURES, run_quizbot
+from .support.environment import FIXTURES, run_quizbot
 
 TINY = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
 SEEDS = ("mixed-precision", "offloading")  # 8 questions each, from shared/seeds

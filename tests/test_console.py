@@ -6,7 +6,7 @@ import sqlite3
 import subprocess
 from pathlib import Path
 
-from .conftest import FIXTURES, run_quizbot
+from .support.environment import FIXTURES, run_quizbot
 
 
 def quizbot(*args: str, stdin: str, db: Path, lang: str = "C") -> subprocess.CompletedProcess[str]:

@@ -9,50 +9,21 @@ from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from bot.content.banks import Catalog
-from bot.persistence import Store
 from bot.play.channel import Caller
-from bot.play.codec import DailyAction, decode
 from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
 from bot.ui.views import ChannelFeedback, DailyPostView, DailyRevealView, Leaderboard, Notice
 
-from .channel_support import FakeClock, RecordingPublisher, moment
-
-CHANNEL = ScopeRef("slack", "T1", "C-daily")
-ADMIN = PlayerRef("slack", "UADMIN", "Admin")
-PLAYERS = [PlayerRef("slack", f"U{i}", name) for i, name in enumerate(["Ana", "Bo", "Cy"])]
-
-
-async def open_engine(
-    path: Path, catalog: Catalog, clock: FakeClock
-) -> tuple[Engine, RecordingPublisher]:
-    engine = Engine(catalog, await Store.open(path), clock)
-    publisher = RecordingPublisher(clock)
-    engine.channel.publishers["slack"] = publisher
-    engine.channel.count_refresh = 0.0
-    return engine, publisher
-
-
-async def run_until(engine: Engine, clock: FakeClock, end: float, step: float = 600) -> None:
-    """Tick the scheduler every ``step`` seconds of fake time up to ``end``."""
-    while clock.now() < end:
-        clock.advance(min(step, end - clock.now()))
-        await engine.channel.tick()
-
-
-def right_and_wrong(engine: Engine, view: DailyPostView) -> tuple[str, str]:
-    action = decode(view.choices[0].action_id)
-    assert isinstance(action, DailyAction)
-    post_question = next(
-        q for b in engine.catalog.banks for q in b.questions if q.prompt[view.locale] == view.prompt
-    )
-    right = DailyAction(action.post_id, post_question.answer).encode()
-    wrong = next(c.action_id for c in view.choices if c.action_id != right)
-    return right, wrong
-
-
-async def switch_on(engine: Engine, topics: str, at: str, zone: str) -> Notice:
-    return await engine.channel.daily_on(Caller(ADMIN, CHANNEL, "en", True), topics, at, zone, None)
+from .support.channel import (
+    ADMIN,
+    CHANNEL,
+    PLAYERS,
+    FakeClock,
+    moment,
+    open_engine,
+    right_and_wrong,
+    run_until,
+    switch_on,
+)
 
 
 async def test_a_week_of_daily_questions_across_dst(tmp_path: Path, catalog: Catalog) -> None:

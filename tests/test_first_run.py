@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import run_quizbot
+from .support.environment import run_quizbot
 
 ROOT = Path(__file__).resolve().parents[1]
 NO_TOKENS = {

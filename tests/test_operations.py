@@ -23,8 +23,8 @@ from bot.persistence import MIGRATIONS, Store, integrity_problems
 from bot.play.engine import Engine
 from bot.ui.views import Feedback, Leaderboard, QuestionView
 
-from .conftest import FIXTURES, REPO, make_immutable, run_quizbot
-from .test_engine import ANA, TEAM, right_choice
+from .support.environment import FIXTURES, REPO, make_immutable, run_quizbot
+from .support.quiz import ANA, TEAM, right_choice
 
 DEPLOY = REPO / "deploy"
 

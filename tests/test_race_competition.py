@@ -21,9 +21,8 @@ from bot.ui.views import (
     RaceRevealView,
 )
 
-from .channel_support import FakeClock, RecordingPublisher, moment
-from .test_daily import right_and_wrong, run_until
-from .test_engine import play
+from .support.channel import FakeClock, RecordingPublisher, moment, right_and_wrong, run_until
+from .support.quiz import play
 
 CHANNEL = ScopeRef("discord", "G1", "C-race")
 ANA, BO, CY = (PlayerRef("discord", f"{i}", n) for i, n in enumerate(["Ana", "Bo", "Cy"], 1))

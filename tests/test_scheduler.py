@@ -20,8 +20,18 @@ from bot.play.daily import DailySchedule
 from bot.play.refs import ScopeRef
 from bot.ui.views import ChannelFeedback, ChannelView, DailyPostView, DailyRevealView
 
-from .channel_support import FakeClock, RecordingPublisher, moment
-from .test_daily import ADMIN, CHANNEL, PLAYERS, open_engine, right_and_wrong, run_until, switch_on
+from .support.channel import (
+    ADMIN,
+    CHANNEL,
+    PLAYERS,
+    FakeClock,
+    RecordingPublisher,
+    moment,
+    open_engine,
+    right_and_wrong,
+    run_until,
+    switch_on,
+)
 
 
 class RefusingPublisher(RecordingPublisher):

@@ -15,8 +15,8 @@ from bot.persistence import Store
 from bot.play.engine import Engine
 from bot.ui.views import Feedback, Notice, QuestionView
 
-from .conftest import make_immutable
-from .test_engine import ANA, TEAM, right_choice
+from .support.environment import make_immutable
+from .support.quiz import ANA, TEAM, right_choice
 
 
 @pytest.fixture

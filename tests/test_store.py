@@ -16,7 +16,7 @@ from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
 from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView
 
-from .test_engine import ANA, TEAM, play, right_choice, wrong_choice
+from .support.quiz import ANA, TEAM, play, right_choice, wrong_choice
 
 
 async def test_migrates_an_empty_file(tmp_path: Path) -> None:

@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 
 import discord
 import pytest
 
-from adapters.discord.client import QuizClient, use_endpoints
-from adapters.discord.settings import Settings
+from adapters.discord.client import QuizClient
 from bot.play.engine import Engine
 
 from .fake_discord import TOKEN, FakeDiscord
+from .support import running_bot
 
 
 @pytest.fixture
@@ -31,36 +29,6 @@ async def fake(
     await server.stop()
     assert server.violations == [], "Discord would have rejected these"
     assert server.unexpected == [], "calls the fake does not know"
-
-
-@contextlib.asynccontextmanager
-async def running_bot(
-    fake: FakeDiscord,
-    engine: Engine,
-    *,
-    guild_id: str = "",
-    environ: Mapping[str, str] | None = None,
-    **options: object,
-) -> AsyncIterator[QuizClient]:
-    """The real client, connected to the fake, until the block ends."""
-    settings = Settings.from_environ(
-        {**fake.environ(), "DISCORD_GUILD_ID": guild_id, **(environ or {})}
-    )
-    use_endpoints(settings)
-    client = QuizClient(engine, settings, **options)  # type: ignore[arg-type]
-    task = asyncio.create_task(client.start(settings.token))
-    ready = asyncio.create_task(client.wait_until_ready())
-    await asyncio.wait({task, ready}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
-    if not ready.done():
-        ready.cancel()
-        await client.close()
-        await task  # raises what kept the client from connecting
-        raise AssertionError("the client did not connect to the fake Discord")
-    try:
-        yield client
-    finally:
-        await client.close()
-        await task
 
 
 @pytest.fixture

@@ -3,14 +3,20 @@ what was logged."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import sqlite3
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
 
 import pytest
 
+from adapters.discord.client import QuizClient, use_endpoints
+from adapters.discord.settings import Settings
 from bot.content.banks import Bank, Question
 from bot.play import codec
+from bot.play.engine import Engine
 
 from .fake_discord import ALICE, FakeDiscord, FakeUser, Outcome
 
@@ -54,3 +60,33 @@ def answers_on_disk(db: Path) -> list[tuple[str, int, str, int, int, int]]:
 
 def warnings(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [r.getMessage() for r in caplog.get_records("call") if r.levelno == logging.WARNING]
+
+
+@contextlib.asynccontextmanager
+async def running_bot(
+    fake: FakeDiscord,
+    engine: Engine,
+    *,
+    guild_id: str = "",
+    environ: Mapping[str, str] | None = None,
+    **options: object,
+) -> AsyncIterator[QuizClient]:
+    """The real client, connected to the fake, until the block ends."""
+    settings = Settings.from_environ(
+        {**fake.environ(), "DISCORD_GUILD_ID": guild_id, **(environ or {})}
+    )
+    use_endpoints(settings)
+    client = QuizClient(engine, settings, **options)  # type: ignore[arg-type]
+    task = asyncio.create_task(client.start(settings.token))
+    ready = asyncio.create_task(client.wait_until_ready())
+    await asyncio.wait({task, ready}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
+    if not ready.done():
+        ready.cancel()
+        await client.close()
+        await task  # raises what kept the client from connecting
+        raise AssertionError("the client did not connect to the fake Discord")
+    try:
+        yield client
+    finally:
+        await client.close()
+        await task

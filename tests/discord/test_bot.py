@@ -15,9 +15,8 @@ from bot.play.engine import Engine
 from bot.ui.i18n import pick
 from bot.ui.messages import t
 
-from .conftest import running_bot
 from .fake_discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser
-from .support import answer_button, play, warnings
+from .support import answer_button, play, running_bot, warnings
 
 
 async def test_autocomplete_finds_topics_by_id_alias_and_title(

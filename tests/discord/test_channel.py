@@ -21,8 +21,7 @@ from bot.ui.messages import t
 from bot.ui.plain import bar_line
 from bot.ui.views import BarRow
 
-from ..channel_support import FakeClock, moment
-from .conftest import running_bot
+from ..support.channel import FakeClock, moment
 from .fake_discord import (
     ALICE,
     BOB,
@@ -33,6 +32,7 @@ from .fake_discord import (
     FakeUser,
     Outcome,
 )
+from .support import running_bot
 
 BERLIN = "Europe/Berlin"
 DAY = "2026-11-02"

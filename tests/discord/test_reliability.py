@@ -17,9 +17,8 @@ from bot.play import scoring
 from bot.play.engine import Engine
 from bot.ui.messages import t
 
-from .conftest import running_bot
 from .fake_discord import ALICE, BOB, FakeDiscord, FakeUser, Fault, Outcome
-from .support import answer_button, answers_on_disk, warnings
+from .support import answer_button, answers_on_disk, running_bot, warnings
 
 TOPIC = "tiny"
 

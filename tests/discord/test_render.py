@@ -33,7 +33,7 @@ from bot.ui.views import (
     TopicView,
 )
 
-from ..view_builders import RUN, feedback, question_view, summary
+from ..support.views import RUN, feedback, question_view, summary
 from .limits import message_problems
 
 HOSTILE = "@everyone **bold** __u__ `code` <@123456789012345678> ||spoiler|| > quote"

@@ -13,9 +13,8 @@ from bot.content.banks import Catalog
 from bot.play.engine import Engine
 from bot.ui.messages import t
 
-from .conftest import running_bot
 from .fake_discord import CHANNEL_ID, OWEN, FakeDiscord, Fault
-from .support import answer_button
+from .support import answer_button, running_bot
 
 SECRET = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.Gsecret.known-value-that-must-never-show"
 WRONG = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.Gwrong.another-value-that-must-never-show"

@@ -16,8 +16,8 @@ from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.play.engine import Engine
 
-from .conftest import running_bot
 from .fake_discord import FakeDiscord
+from .support import running_bot
 
 SECRET = "MTIzNDU2Nzg5.secret-part.do-not-print"
 ARGS = argparse.Namespace(http=False, port=3000, db=None)

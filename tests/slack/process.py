@@ -12,8 +12,8 @@ from pathlib import Path
 
 import aiohttp
 
-from .conftest import SECRET
 from .fake_slack import FakeSlack
+from .support import SECRET
 
 QUIZBOT = str(Path(sys.executable).with_name("quizbot"))
 REPO = Path(__file__).resolve().parents[2]

@@ -19,9 +19,9 @@ from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.play.engine import Engine
 
-from ..channel_support import FakeClock, moment
-from .conftest import SECRET, answer_key, right_letter, start_http
+from ..support.channel import FakeClock, moment
 from .fake_slack import ChannelPost, FakeSlack, SlackDriver, buttons, shown_text
+from .support import SECRET, answer_key, right_letter, start_http
 
 OFFLOADING = "Optimizer state offloading to CPU and NVMe"
 ADMIN = "UADMIN"

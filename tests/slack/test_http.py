@@ -14,8 +14,8 @@ from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.play.engine import Engine
 
-from .conftest import SECRET, answer_key, db_counts, right_letter, start_http
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
+from .support import SECRET, answer_key, db_counts, right_letter, start_http
 
 OFFLOADING_EN = "Optimizer state offloading to CPU and NVMe"
 OFFLOADING_HI = "CPU और NVMe पर ऑप्टिमाइज़र स्टेट ऑफलोडिंग"

@@ -17,9 +17,9 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from .conftest import SECRET, db_problems
 from .fake_slack import Call, FakeSlack, SlackDriver, User, buttons, shown_text
 from .process import BotProcess
+from .support import SECRET, db_problems
 
 pytestmark = pytest.mark.process
 PLAYERS = [f"U{n:02d}" for n in range(30)]

@@ -24,9 +24,9 @@ from bot.persistence import Store
 from bot.play.engine import Engine
 from bot.ui.messages import t
 
-from ..conftest import FIXTURES
-from .conftest import SECRET, db_counts, db_problems, start_http
+from ..support.environment import FIXTURES
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
+from .support import SECRET, db_counts, db_problems, start_http
 
 FUZZ = settings(
     max_examples=60,

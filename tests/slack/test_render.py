@@ -36,7 +36,7 @@ from bot.ui.views import (
     TopicView,
 )
 
-from ..view_builders import RUN, feedback, question_view
+from ..support.views import RUN, feedback, question_view
 from .fake_slack import message_problems
 
 REVEAL_AT = 1_793_615_400.0  # 2026-11-02 10:30 UTC

@@ -12,7 +12,7 @@ from adapters import cli
 from adapters.slack import configured, settings_problems
 from adapters.slack.settings import SlackSettings
 
-from ..conftest import REPO
+from ..support.environment import REPO
 
 
 def args(http: bool = False, port: int = 3000) -> argparse.Namespace:

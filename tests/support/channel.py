@@ -1,15 +1,21 @@
-"""Test doubles at the platform boundary for channel play: a clock the test moves and a
-publisher that records what would be posted in channels."""
+"""Channel play in tests: a clock the test moves, a publisher that records what would be
+posted in channels, an engine wired to them, and a channel with its admin and players."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from zoneinfo import ZoneInfo
 
-from bot.play.refs import ScopeRef
+from bot.content.banks import Catalog
+from bot.persistence import Store
+from bot.play.channel import Caller
+from bot.play.codec import DailyAction, decode
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
 from bot.ui.plain import render
-from bot.ui.views import ChannelView
+from bot.ui.views import ChannelView, DailyPostView, Notice
 
 
 class FakeClock:
@@ -53,3 +59,44 @@ class RecordingPublisher:
 
     def of(self, kind: type) -> list[Posted]:
         return [p for p in self.posts if isinstance(p.view, kind)]
+
+
+CHANNEL = ScopeRef("slack", "T1", "C-daily")
+
+
+ADMIN = PlayerRef("slack", "UADMIN", "Admin")
+
+
+PLAYERS = [PlayerRef("slack", f"U{i}", name) for i, name in enumerate(["Ana", "Bo", "Cy"])]
+
+
+async def open_engine(
+    path: Path, catalog: Catalog, clock: FakeClock
+) -> tuple[Engine, RecordingPublisher]:
+    engine = Engine(catalog, await Store.open(path), clock)
+    publisher = RecordingPublisher(clock)
+    engine.channel.publishers["slack"] = publisher
+    engine.channel.count_refresh = 0.0
+    return engine, publisher
+
+
+async def run_until(engine: Engine, clock: FakeClock, end: float, step: float = 600) -> None:
+    """Tick the scheduler every ``step`` seconds of fake time up to ``end``."""
+    while clock.now() < end:
+        clock.advance(min(step, end - clock.now()))
+        await engine.channel.tick()
+
+
+def right_and_wrong(engine: Engine, view: DailyPostView) -> tuple[str, str]:
+    action = decode(view.choices[0].action_id)
+    assert isinstance(action, DailyAction)
+    post_question = next(
+        q for b in engine.catalog.banks for q in b.questions if q.prompt[view.locale] == view.prompt
+    )
+    right = DailyAction(action.post_id, post_question.answer).encode()
+    wrong = next(c.action_id for c in view.choices if c.action_id != right)
+    return right, wrong
+
+
+async def switch_on(engine: Engine, topics: str, at: str, zone: str) -> Notice:
+    return await engine.channel.daily_on(Caller(ADMIN, CHANNEL, "en", True), topics, at, zone, None)

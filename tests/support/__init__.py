@@ -1,0 +1,1 @@
+"""Test helpers, in one place: no test module imports from another."""
