@@ -16,10 +16,9 @@ from typing import TextIO
 
 from wcwidth import wcswidth
 
+from adapters.phrases import TEXT, render
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
-from bot.ui.messages import t
-from bot.ui.plain import render
 from bot.ui.views import Feedback, QuestionView
 
 SCOPE = ScopeRef("terminal", "local", "terminal")
@@ -112,7 +111,7 @@ class Terminal:
         print(text, end="", file=self.stdout, flush=True)
 
     def stopped(self) -> None:
-        self.say("\n" + t(self.locale, "terminal_stopped"))
+        self.say("\n" + TEXT.t(self.locale, "stopped"))
 
 
 async def play(
@@ -136,7 +135,7 @@ async def play(
         out.say(render(started))
         return 2
     if started.resumed:
-        out.say(t(locale, "terminal_resuming", number=started.number, total=started.total))
+        out.say(TEXT.t(locale, "resuming", number=started.number, total=started.total))
     view: object = started
     while isinstance(view, QuestionView):
         out.say()
@@ -145,14 +144,14 @@ async def play(
         choice = None
         while choice is None:
             if interactive:
-                out.prompt("\n" + t(locale, "terminal_prompt", letters="/".join(letters)))
+                out.prompt("\n" + TEXT.t(locale, "prompt", letters="/".join(letters)))
             line = await reader.line()
             if line is None or line.strip().lower() in STOP_WORDS:
                 out.stopped()
                 return 0
             choice = letters.get(line.strip().upper())
             if choice is None:
-                out.say(t(locale, "terminal_pick", letters=", ".join(letters)))
+                out.say(TEXT.t(locale, "pick", letters=", ".join(letters)))
         result = await engine.click(player, choice.action_id)
         out.say()
         out.say(render(result))

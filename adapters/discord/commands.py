@@ -15,16 +15,16 @@ from discord.app_commands import locale_str
 from bot.play import race
 from bot.play.engine import PERIODS
 from bot.ui import i18n
-from bot.ui.messages import t
 
 from .handlers import COMPETITION, Handlers, timezone_choices, try_again
+from .phrases import TEXT
 
 log = logging.getLogger(__name__)
 
 
 def text(key: str) -> locale_str:
     """An English UI string that the translator can look up by key."""
-    return locale_str(t(i18n.DEFAULT_LOCALE, key), key=key)
+    return locale_str(TEXT.t(i18n.DEFAULT_LOCALE, key), key=key)
 
 
 class CatalogTranslator(app_commands.Translator):
@@ -38,7 +38,7 @@ class CatalogTranslator(app_commands.Translator):
         language = i18n.supported(locale.value)
         if key is None or language in (None, i18n.DEFAULT_LOCALE):
             return None
-        return t(language, key)
+        return TEXT.t(language, key)
 
 
 def choices(*values: str, prefix: str) -> list[app_commands.Choice[str]]:

@@ -8,7 +8,7 @@ import discord
 from bot.play.refs import ScopeRef
 from bot.ui.views import ChannelView
 
-from .render import render_channel
+from .render import render
 
 
 class DiscordPublisher:
@@ -26,9 +26,9 @@ class DiscordPublisher:
         return self.client.get_partial_messageable(int(channel.channel_id))
 
     async def post(self, channel: ScopeRef, view: ChannelView) -> str:
-        message = await self._channel(channel).send(**render_channel(view).send_kwargs())
+        message = await self._channel(channel).send(**render(view).send_kwargs())
         return str(message.id)
 
     async def update(self, channel: ScopeRef, ref: str, view: ChannelView) -> None:
         message = self._channel(channel).get_partial_message(int(ref))
-        await message.edit(**render_channel(view).edit_kwargs())
+        await message.edit(**render(view).edit_kwargs())

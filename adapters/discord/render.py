@@ -1,53 +1,50 @@
-"""Pure rendering of the engine's neutral views into Discord messages: embeds plus
-lettered buttons. No I/O; every length limit Discord enforces (and discord.py does not
-check) is applied here, from the limits declared as data below."""
+"""Documents to Discord messages: a card is an embed (its tone the colour), a plain card
+is message text, buttons carry their letters. Pure: no I/O. Discord's limits (which
+discord.py does not check) are applied here from ``LIMITS``, by one policy: text is
+shortened, never refused — the longest paragraph first, so closing lines (a count, the
+winners) survive, then trailing fields when the embeds together are too long.
+
+Why embeds, not components v2 (``LayoutView``/``TextDisplay``): a v2 message allows 4000
+characters of text in all, an embed 4096 in its description alone and 6000 per message —
+the longest real questions with their explanations in Hindi need that room — and an
+embed's colour carries right and wrong at a glance.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import singledispatch
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from bot.ui import plain
-from bot.ui.messages import t
-from bot.ui.plain import (
-    channel_feedback_lines,
-    feedback_lines,
-    leaderboard_title,
-    progress_line,
-    race_heading,
-    reveal_lines,
-    standing_lines,
-    summary_lines,
-    topic_lines,
-    you_line,
+from bot.ui.document import (
+    Bars,
+    Block,
+    Card,
+    Choices,
+    Code,
+    Document,
+    Heading,
+    Inline,
+    Line,
+    Links,
+    Moment,
+    Names,
+    Note,
+    Ranking,
+    Strong,
+    Text,
+    Tone,
 )
-from bot.ui.views import (
-    BarRow,
-    ChannelFeedback,
-    ChannelView,
-    ChoiceView,
-    DailyPostView,
-    DailyRevealView,
-    Feedback,
-    Leaderboard,
-    LeaderRow,
-    Notice,
-    QuestionView,
-    RacePodiumView,
-    RaceQuestionView,
-    RaceRevealView,
-    Stats,
-    Summary,
-    TopicList,
-)
+from bot.ui.layout import layout
+
+from .phrases import PHRASES
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Discord's message limits (see docs/PLATFORM_LIMITS.md)."""
+    """Discord's message limits (see docs/PLATFORM_LIMITS.md), and two of our own."""
 
     content: int = 2000
     embeds_total: int = 6000  # across all embeds of a message
@@ -58,27 +55,25 @@ class Limits:
     field_value: int = 1024
     footer: int = 2048
     button_label: int = 80
-    custom_id: int = 100
-    buttons_per_row: int = 5
-    rows: int = 5
+    buttons: int = 25  # five rows of five
+    name: int = 64  # one long display name must not crowd out the others
+    names: int = 1024  # names listed in one message, before "… +N"
 
 
 LIMITS = Limits()
 ELLIPSIS = "…"
-NAME_WIDTH = 64  # a display name in a list: one long name must not crowd out the others
-TAIL_WIDTH = 1024  # closing lines kept below a long description (a count, the winners)
-
-BLURPLE = discord.Colour.blurple()
-GREEN = discord.Colour.green()
-RED = discord.Colour.red()
-GOLD = discord.Colour.gold()
+COLOURS = {
+    Tone.INFO: discord.Colour.blurple(),
+    Tone.RIGHT: discord.Colour.green(),
+    Tone.WRONG: discord.Colour.red(),
+    Tone.RESULT: discord.Colour.gold(),
+}
 
 
 @dataclass(frozen=True)
 class Button:
     label: str
     custom_id: str
-    style: discord.ButtonStyle = discord.ButtonStyle.secondary
 
 
 @dataclass(frozen=True)
@@ -101,7 +96,9 @@ class Reply:
         for button in self.buttons:
             view.add_item(
                 discord.ui.Button(
-                    label=button.label, custom_id=button.custom_id, style=button.style
+                    label=button.label,
+                    custom_id=button.custom_id,
+                    style=discord.ButtonStyle.primary,
                 )
             )
         view.stop()
@@ -148,28 +145,136 @@ def fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - len(ELLIPSIS)] + ELLIPSIS
 
 
-def _embed(
-    title: str,
-    description: str,
-    colour: discord.Colour,
-    footer: str | None = None,
-    fields: tuple[tuple[str, str], ...] = (),
-) -> discord.Embed:
+def render(view: object) -> Reply:
+    return message(layout(view, PHRASES))
+
+
+def message(document: Document) -> Reply:
+    buttons = tuple(
+        Button(fit(b.label, LIMITS.button_label), b.action_id)
+        for b in document.buttons[: LIMITS.buttons]
+    )
+    plain_cards = [card for card in document.cards if card.tone is Tone.PLAIN]
+    content = "\n\n".join(_paragraph(b) for card in plain_cards for b in card.blocks)
+    embeds = tuple(_embed(card) for card in document.cards if card.tone is not Tone.PLAIN)
+    return Reply(fit(content, LIMITS.content) or None, _bounded(embeds), buttons)
+
+
+# --- inline markup ---------------------------------------------------------------------------
+
+
+def timestamp(at: float, style: str) -> str:
+    """Discord's time markup: every reader sees the moment in their own timezone and
+    language (``t`` a time of day, ``R`` relative, e.g. "in 20 seconds")."""
+    return f"<t:{int(at)}:{style}>"
+
+
+def _names(names: tuple[str, ...]) -> str:
+    shown: list[str] = []
+    used = 0
+    for name in names:
+        entry = safe(fit(name, LIMITS.name))
+        used += len(entry) + 2
+        if used > LIMITS.names:
+            break
+        shown.append(entry)
+    more = len(names) - len(shown)
+    return ", ".join(shown) + (f" {ELLIPSIS} +{more}" if more else "")
+
+
+def _inline(piece: Inline) -> str:
+    match piece:
+        case Strong(text):
+            return f"**{safe(text)}**"
+        case Code(text):
+            return f"`{text.replace('`', '')}`"
+        case Moment(at, relative):
+            when = timestamp(at, "R")
+            return when if relative else f"{timestamp(at, 't')} ({when})"
+        case Names(names):
+            return _names(names)
+    return safe(piece)
+
+
+def _line(pieces: Line) -> str:
+    return "".join(_inline(piece) for piece in pieces)
+
+
+def _rank(rank: int, medals: bool) -> str:
+    return (plain.medal(rank) or f"{rank}.") if medals else f"**{rank}.**"
+
+
+def _paragraph(block: Block) -> str:
+    match block:
+        case Text(rows) | Note(rows):
+            return "\n".join(_line(row) for row in rows)
+        case Choices(items):
+            return "\n".join(f"**{letter}.** {safe(text)}" for letter, text in items)
+        case Bars(bars):
+            return "\n".join(plain.bar_line(bar) for bar in bars)
+        case Ranking(rows, empty, medals):
+            found = [
+                f"{_rank(row.rank, medals)} {safe(fit(row.name, LIMITS.name))} — {row.detail}"
+                for row in rows
+            ]
+            return "\n".join(found) or empty
+        case Heading(text):
+            return f"**{safe(text)}**"
+        case Links(_, urls):
+            return "\n".join(safe(url) for url in urls)
+    raise TypeError(f"no Discord text for {type(block).__name__}")
+
+
+def _markup(block: Note) -> bool:
+    """Footers show plain text only: a note with a moment or names goes in the body."""
+    return any(isinstance(p, Moment | Names) for row in block.lines for p in row)
+
+
+# --- one card, one embed -----------------------------------------------------------------------
+
+
+def _embed(card: Card) -> discord.Embed:
+    title = next((b.text for b in card.blocks if isinstance(b, Heading)), None)
+    body: list[str] = []
+    fields: list[tuple[str, str]] = []
+    footer: list[str] = []
+    for block in card.blocks:
+        match block:
+            case Heading():
+                continue
+            case Links(label, _) | Ranking(title=str(label)):
+                fields.append((label, _paragraph(block)))
+            case Note() if not _markup(block):
+                footer += [plain.line(row) for row in block.lines]
+            case _:
+                body.append(_paragraph(block))
     embed = discord.Embed(
-        title=fit(title, LIMITS.title),
-        description=fit(description, LIMITS.description),
-        colour=colour,
+        title=fit(safe(title), LIMITS.title) if title else None,
+        description=_shortened(body, LIMITS.description) or None,
+        colour=COLOURS[card.tone],
     )
     for name, value in fields[: LIMITS.fields]:
         embed.add_field(
             name=fit(name, LIMITS.field_name), value=fit(value, LIMITS.field_value), inline=False
         )
     if footer:
-        embed.set_footer(text=fit(footer, LIMITS.footer))
+        embed.set_footer(text=fit("\n".join(footer), LIMITS.footer))
     return embed
 
 
-def _bounded(*embeds: discord.Embed) -> tuple[discord.Embed, ...]:
+def _shortened(paragraphs: list[str], limit: int) -> str:
+    """Paragraphs within ``limit`` characters, shortening the longest first."""
+    paragraphs = list(paragraphs)
+    while (over := len("\n\n".join(paragraphs)) - limit) > 0:
+        longest = max(range(len(paragraphs)), key=lambda i: len(paragraphs[i]))
+        text = paragraphs[longest]
+        if len(text) <= len(ELLIPSIS):
+            break  # only separators left over: unreachable for real documents
+        paragraphs[longest] = fit(text, max(len(text) - over, len(ELLIPSIS)))
+    return "\n\n".join(paragraphs)
+
+
+def _bounded(embeds: tuple[discord.Embed, ...]) -> tuple[discord.Embed, ...]:
     """Keep a message within Discord's 6000 characters across its embeds: drop trailing
     fields first, then shorten the longest description."""
     while (over := sum(len(e) for e in embeds) - LIMITS.embeds_total) > 0:
@@ -180,290 +285,6 @@ def _bounded(*embeds: discord.Embed) -> tuple[discord.Embed, ...]:
         longest = max(embeds, key=lambda e: len(e.description or ""))
         text = longest.description or ""
         if len(text) <= len(ELLIPSIS):
-            break  # unreachable for our at most two embeds: titles and footers stay < 6000
+            break  # titles and footers alone stay well under 6000
         longest.description = fit(text, max(len(text) - over, len(ELLIPSIS)))
     return embeds
-
-
-def _buttons(buttons: list[Button]) -> tuple[Button, ...]:
-    # Banks allow at most five choices, one row; the cap keeps the rule structural.
-    return tuple(
-        Button(fit(b.label, LIMITS.button_label), b.custom_id, b.style)
-        for b in buttons[: LIMITS.rows * LIMITS.buttons_per_row]
-    )
-
-
-def _heading(view: QuestionView) -> str:
-    return t(
-        view.locale,
-        "question_heading",
-        number=view.number,
-        total=view.total,
-        topic=safe(view.topic_title),
-    )
-
-
-@singledispatch
-def render(view: object) -> Reply:
-    """A view without a Discord layout of its own falls back to the core's plain text."""
-    return Reply(content=fit(safe(plain.render(view)), LIMITS.content))
-
-
-def _choice_text(choices: tuple[ChoiceView, ...] | tuple[BarRow, ...]) -> str:
-    return "\n".join(f"**{c.letter}.** {safe(c.text)}" for c in choices)
-
-
-def _choice_buttons(choices: tuple[ChoiceView, ...]) -> tuple[Button, ...]:
-    # Choices go in full into the embed; the buttons carry only their letters, since
-    # choices are often longer than a button label's 80 characters.
-    return _buttons([Button(c.letter, c.action_id, discord.ButtonStyle.primary) for c in choices])
-
-
-def _with_tail(body: str, tail: str) -> str:
-    """A description whose closing lines (a count, a deadline, the winners) survive when
-    the body above them has to be shortened."""
-    tail = fit(tail, TAIL_WIDTH)
-    return f"{fit(body, LIMITS.description - len(tail) - 2)}\n\n{tail}"
-
-
-def timestamp(at: float, style: str) -> str:
-    """Discord's time markup: every reader sees the moment in their own timezone and
-    language (``t`` a time of day, ``R`` relative, e.g. "in 20 seconds")."""
-    return f"<t:{int(at)}:{style}>"
-
-
-def _safe_choice(choice: ChoiceView) -> ChoiceView:
-    return replace(choice, text=safe(choice.text))
-
-
-def _safe_rows(rows: tuple[LeaderRow, ...]) -> tuple[LeaderRow, ...]:
-    return tuple(replace(row, name=safe(fit(row.name, NAME_WIDTH))) for row in rows)
-
-
-def _references(locale: str, references: tuple[str, ...]) -> tuple[tuple[str, str], ...]:
-    text = "\n".join(safe(ref) for ref in references)
-    return ((t(locale, "reference"), text),) if text else ()
-
-
-@render.register
-def _question(view: QuestionView) -> Reply:
-    embed = _embed(
-        _heading(view),
-        f"{safe(view.prompt)}\n\n{_choice_text(view.choices)}",
-        BLURPLE,
-        footer=t(view.locale, "choose"),
-    )
-    return Reply(embeds=_bounded(embed), buttons=_choice_buttons(view.choices))
-
-
-def _escaped(view: Feedback) -> Feedback:
-    """The feedback with its bank text escaped, so the shared line helpers can lay it out."""
-    return replace(
-        view,
-        chosen=replace(view.chosen, text=safe(view.chosen.text)),
-        answer=replace(view.answer, text=safe(view.answer.text)),
-    )
-
-
-def _summary_embed(view: Summary) -> discord.Embed:
-    shown = replace(view, topic_title=safe(view.topic_title))
-    return _embed(
-        t(view.locale, "summary_title", topic=shown.topic_title),
-        "\n".join(summary_lines(shown)),
-        GOLD,
-    )
-
-
-@render.register
-def _feedback(view: Feedback) -> Reply:
-    lines = feedback_lines(_escaped(view))
-    description = "\n".join([safe(view.question.prompt), "", *lines, "", safe(view.explanation)])
-    embed = _embed(
-        _heading(view.question),
-        description,
-        GREEN if view.correct else RED,
-        footer=progress_line(view),
-        fields=_references(view.locale, view.references),
-    )
-    embeds = (embed, _summary_embed(view.summary)) if view.summary else (embed,)
-    buttons = []
-    if view.next_action:
-        label = t(view.locale, "next_button")
-        buttons.append(Button(label, view.next_action, discord.ButtonStyle.primary))
-    return Reply(embeds=_bounded(*embeds), buttons=_buttons(buttons))
-
-
-@render.register
-def _summary(view: Summary) -> Reply:
-    return Reply(embeds=_bounded(_summary_embed(view)))
-
-
-@render.register
-def _notice(view: Notice) -> Reply:
-    return Reply(content=fit(safe(view.text), LIMITS.content))
-
-
-@render.register
-def _topics(view: TopicList) -> Reply:
-    suggestion = view.suggestion
-    shown = replace(
-        view,
-        unknown=None if view.unknown is None else safe(view.unknown),
-        suggestion=replace(suggestion, title=safe(suggestion.title)) if suggestion else None,
-    )
-    description = "\n".join([*topic_lines(shown), t(view.locale, "discord_usage")])
-    fields = tuple(
-        (
-            safe(topic.title),
-            f"`/quiz {topic.id}` · {t(view.locale, 'topic_line', questions=topic.questions)}",
-        )
-        for topic in view.topics
-    )
-    embed = _embed(t(view.locale, "topics_title"), description, BLURPLE, fields=fields)
-    return Reply(embeds=_bounded(embed))
-
-
-@render.register
-def _leaderboard(view: Leaderboard, personal: bool = True) -> Reply:
-    """A leaderboard; ``personal`` adds the asker's own rank, which a channel post lacks."""
-    title = leaderboard_title(
-        replace(
-            view,
-            topic_title=safe(view.topic_title) if view.topic_title else None,
-            competition=safe(view.competition) if view.competition else None,
-        )
-    )
-    rows = [
-        f"**{row.rank}.** {row.name} — "
-        + t(
-            view.locale,
-            "leaderboard_row",
-            points=row.points,
-            correct=row.correct,
-            answered=row.answered,
-        )
-        for row in _safe_rows(view.rows)
-    ]
-    description = "\n".join(rows) or t(view.locale, view.empty_key)
-    embed = _embed(title, description, GOLD, footer=you_line(view) if personal else None)
-    return Reply(embeds=_bounded(embed))
-
-
-@render.register
-def _stats(view: Stats) -> Reply:
-    rows = [
-        f"**{safe(row.topic_title)}**: "
-        + t(
-            view.locale,
-            "stats_row",
-            correct=row.correct,
-            answered=row.answered,
-            accuracy=row.accuracy,
-            points=row.points,
-        )
-        for row in view.rows
-    ]
-    description = "\n".join(rows) or t(view.locale, "stats_empty")
-    embed = _embed(t(view.locale, "stats_title"), description, BLURPLE)
-    return Reply(embeds=_bounded(embed))
-
-
-# --- channel play -------------------------------------------------------------------------
-
-
-def render_channel(view: ChannelView) -> Reply:
-    """A public channel post. It is addressed to nobody, so a leaderboard (a competition's
-    final standings) has no "you" line."""
-    if isinstance(view, Leaderboard):
-        return _leaderboard(view, personal=False)
-    return render(view)
-
-
-@render.register
-def _daily_post(view: DailyPostView) -> Reply:
-    # Only the count is public before the reveal: nobody can copy an answer.
-    reveal = f"{timestamp(view.reveal_at, 't')} ({timestamp(view.reveal_at, 'R')})"
-    embed = _embed(
-        t(view.locale, "daily_heading", topic=safe(view.topic_title), day=view.day),
-        _with_tail(
-            f"{safe(view.prompt)}\n\n{_choice_text(view.choices)}",
-            t(view.locale, "daily_count", count=view.answered, reveal=reveal),
-        ),
-        BLURPLE,
-    )
-    return Reply(embeds=_bounded(embed), buttons=_choice_buttons(view.choices))
-
-
-def _reveal_body(view: DailyRevealView | RaceRevealView) -> str:
-    """The question, its choices, the distribution, the right answer and why."""
-    shown = replace(view, answer=_safe_choice(view.answer), explanation=safe(view.explanation))
-    return "\n".join([safe(view.prompt), "", _choice_text(view.bars), "", *reveal_lines(shown)])
-
-
-@render.register
-def _daily_reveal(view: DailyRevealView) -> Reply:
-    loc = view.locale
-    winners = (
-        t(loc, "winners", names=", ".join(safe(fit(n, NAME_WIDTH)) for n in view.winners))
-        if view.winners
-        else t(loc, "no_winners")
-    )
-    embed = _embed(
-        t(loc, "daily_reveal_heading", topic=safe(view.topic_title), day=view.day),
-        _with_tail(
-            _reveal_body(view), f"{t(loc, 'answered_total', count=view.answered)}\n{winners}"
-        ),
-        GOLD,
-        fields=_references(loc, view.references),
-    )
-    return Reply(embeds=_bounded(embed))
-
-
-@render.register
-def _channel_feedback(view: ChannelFeedback) -> Reply:
-    shown = replace(view, chosen=_safe_choice(view.chosen), answer=_safe_choice(view.answer))
-    verdict, *lines = channel_feedback_lines(shown)
-    embed = _embed(
-        verdict,
-        "\n".join([*lines, "", safe(view.explanation)]),
-        GREEN if view.correct else RED,
-        fields=_references(view.locale, view.references),
-    )
-    return Reply(embeds=_bounded(embed))
-
-
-@render.register
-def _race_question(view: RaceQuestionView) -> Reply:
-    closes = t(view.locale, "race_closes", when=timestamp(view.closes_at, "R"))
-    embed = _embed(
-        race_heading(replace(view, topic_title=safe(view.topic_title))),
-        _with_tail(f"{safe(view.prompt)}\n\n{_choice_text(view.choices)}", closes),
-        BLURPLE,
-        footer=t(view.locale, "race_hint"),
-    )
-    return Reply(embeds=_bounded(embed), buttons=_choice_buttons(view.choices))
-
-
-def _standings(rows: tuple[LeaderRow, ...], locale: str) -> str:
-    return "\n".join(standing_lines(_safe_rows(rows), locale)) or t(locale, "no_winners")
-
-
-@render.register
-def _race_reveal(view: RaceRevealView) -> Reply:
-    loc = view.locale
-    title = t(loc, "race_reveal_heading", number=view.number, total=view.total,
-              topic=safe(view.topic_title))  # fmt: skip
-    standings = ((t(loc, "standings"), _standings(view.standings, loc)),)
-    embed = _embed(title, _reveal_body(view), GOLD, fields=standings)
-    return Reply(embeds=_bounded(embed))
-
-
-@render.register
-def _race_podium(view: RacePodiumView) -> Reply:
-    key = "race_stopped_heading" if view.stopped else "race_podium"
-    embed = _embed(
-        t(view.locale, key, topic=safe(view.topic_title)),
-        _standings(view.standings, view.locale),
-        GOLD,
-    )
-    return Reply(embeds=_bounded(embed))

@@ -28,11 +28,11 @@ class Catalogue:
     keys: frozenset[str]
 
 
-def read_catalogue(locale: str) -> Catalogue:
+def read_catalogue(locale: str, package: str = "bot.ui", domain: str = "quizbot") -> Catalogue:
     """Parse the locale's .po file (a few hundred messages: milliseconds)."""
-    source = resources.files("bot.ui").joinpath(f"locale/{locale}/LC_MESSAGES/quizbot.po")
+    source = resources.files(package).joinpath(f"locale/{locale}/LC_MESSAGES/{domain}.po")
     with source.open("rb") as po:
-        catalog = read_po(po, locale=locale, domain="quizbot")
+        catalog = read_po(po, locale=locale, domain=domain)
     compiled = io.BytesIO()
     write_mo(compiled, catalog)
     compiled.seek(0)
@@ -49,28 +49,40 @@ def read_catalogue(locale: str) -> Catalogue:
     return Catalogue(gettext.GNUTranslations(compiled), plural_by, frozenset(keys))
 
 
-@cache
-def catalogue(locale: str) -> Catalogue:
-    return read_catalogue(locale if locale in LOCALES else DEFAULT_LOCALE)
+@dataclass(frozen=True)
+class Messages:
+    """One catalogue domain: the core's (``quizbot``) or a platform adapter's own (its
+    command syntax and descriptions), each a .po file per language in its package."""
 
+    package: str
+    domain: str
 
-def has(key: str) -> bool:
-    """Whether a message exists (in English, the complete catalogue)."""
-    return key in catalogue(DEFAULT_LOCALE).keys
+    def catalogue(self, locale: str) -> Catalogue:
+        return _catalogue(
+            self.package, self.domain, locale if locale in LOCALES else DEFAULT_LOCALE
+        )
 
-
-def t(locale: str, key: str, **values: object) -> str:
-    """The message for a key in a locale (English when missing), filled with values; for a
-    message with plural forms, the form is picked by its counting placeholder."""
-    found = catalogue(locale)
-    if key not in found.keys:
-        found = catalogue(DEFAULT_LOCALE)
+    def t(self, locale: str, key: str, **values: object) -> str:
+        """The message for a key in a locale (English when missing), filled with values; for
+        a message with plural forms, the form is picked by its counting placeholder."""
+        found = self.catalogue(locale)
         if key not in found.keys:
-            raise KeyError(key)
-    counter = found.plural_by.get(key)
-    if counter is None:
-        text = found.translations.gettext(key)
-    else:
-        count = values[counter]
-        text = found.translations.ngettext(key, key, count if isinstance(count, int) else 2)
-    return text.format(**values)
+            found = self.catalogue(DEFAULT_LOCALE)
+            if key not in found.keys:
+                raise KeyError(f"{self.domain}: {key}")
+        counter = found.plural_by.get(key)
+        if counter is None:
+            text = found.translations.gettext(key)
+        else:
+            count = values[counter]
+            text = found.translations.ngettext(key, key, count if isinstance(count, int) else 2)
+        return text.format(**values)
+
+
+@cache
+def _catalogue(package: str, domain: str, locale: str) -> Catalogue:
+    return read_catalogue(locale, package, domain)
+
+
+CORE = Messages("bot.ui", "quizbot")
+t = CORE.t

@@ -63,6 +63,7 @@ class Notice:
     locale: str
     kind: str  # not_yours, already_answered, finished, invalid, lang_set, lang_unknown, try_again
     text: str
+    usage: str | None = None  # a command (daily, race, competition) whose usage follows
 
 
 @dataclass(frozen=True)
@@ -79,7 +80,6 @@ class TopicList:
     topics: tuple[TopicView, ...]
     unknown: str | None = None  # the topic asked for, when it did not match
     suggestion: TopicView | None = None
-    usage_key: str = "usage"  # the usage line in the asking platform's own syntax
 
 
 @dataclass(frozen=True)
@@ -101,7 +101,6 @@ class Leaderboard:
     you: LeaderRow | None
     competition: str | None = None  # the competition's name, for its standings
     final: bool = False  # a competition's final standings
-    empty_key: str = "leaderboard_empty"  # what an empty board says, in the platform's syntax
 
 
 @dataclass(frozen=True)
@@ -220,10 +219,21 @@ class RacePodiumView:
 
 
 ChannelView = (
-    DailyPostView | DailyRevealView | RaceQuestionView | RaceRevealView | RacePodiumView
+    DailyPostView
+    | DailyRevealView
+    | RaceQuestionView
+    | RaceRevealView
+    | RacePodiumView
     | Leaderboard
-)  # fmt: skip
+)
 View = (
-    QuestionView | Feedback | Notice | TopicList | Leaderboard | Stats | ChannelFeedback
-    | RaceLockedView | ChannelView
-)  # fmt: skip
+    QuestionView
+    | Feedback
+    | Notice
+    | TopicList
+    | Leaderboard
+    | Stats
+    | ChannelFeedback
+    | RaceLockedView
+    | ChannelView
+)

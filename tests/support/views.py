@@ -6,7 +6,27 @@ from bot.content.banks import Bank, Question
 from bot.play import codec
 from bot.play.runs import LETTERS
 from bot.ui import i18n
-from bot.ui.views import ChoiceView, Feedback, QuestionView, Summary
+from bot.ui.views import (
+    BarRow,
+    ChannelFeedback,
+    ChoiceView,
+    DailyPostView,
+    DailyRevealView,
+    Feedback,
+    Leaderboard,
+    LeaderRow,
+    Notice,
+    QuestionView,
+    RaceLockedView,
+    RacePodiumView,
+    RaceQuestionView,
+    RaceRevealView,
+    StatRow,
+    Stats,
+    Summary,
+    TopicList,
+    TopicView,
+)
 
 RUN = "0123456789abcdef"
 
@@ -51,3 +71,62 @@ def feedback(view: QuestionView, question: Question, correct: bool, last: bool) 
         next_action=None if last else codec.NextAction(RUN, view.number).encode(),
         summary=summary(view.locale, view.topic_title) if last else None,
     )
+
+
+POST = "0123456789abcdef"
+REVEAL_AT = 1_793_615_400.0  # 2026-11-02 10:30 UTC
+
+
+def channel_views(
+    bank: Bank, question: Question, locale: str, names: tuple[str, ...] = ("Asha", "Bo")
+) -> list[object]:
+    """Every channel-play view of one question, as large as the core makes them."""
+    choices = tuple(
+        ChoiceView(LETTERS[i], i18n.pick(text, locale), codec.DailyAction(POST, i).encode())
+        for i, text in enumerate(question.choices)
+    )
+    race_choices = tuple(
+        ChoiceView(c.letter, c.text, codec.RaceAction(POST, 19, i).encode())
+        for i, c in enumerate(choices)
+    )
+    answer = choices[question.answer]
+    other = choices[(question.answer + 1) % len(choices)]
+    bars = tuple(BarRow(c.letter, c.text, 10**6, 100 // len(choices), c is answer) for c in choices)
+    title, prompt = i18n.pick(bank.title, locale), i18n.pick(question.prompt, locale)
+    explanation = i18n.pick(question.explanation, locale)
+    rows = tuple(LeaderRow(i, str(i), n, 10**6, 20, 20) for i, n in enumerate(names[:10], 1))
+    refs = question.references
+    return [
+        DailyPostView(locale, POST, "2026-11-02", title, prompt, choices, 10**6, REVEAL_AT),
+        DailyRevealView(
+            locale, "2026-11-02", title, prompt, bars, answer, explanation, refs, names, 10**6
+        ),
+        ChannelFeedback(locale, True, answer, answer, explanation, refs, 30, 6, False),
+        ChannelFeedback(locale, False, other, answer, explanation, refs, 0, 1, False),
+        RaceQuestionView(locale, POST, title, 20, 20, prompt, race_choices, 120, REVEAL_AT),
+        RaceLockedView(locale, race_choices[1], duplicate=False),
+        RaceRevealView(locale, title, 20, 20, prompt, bars, answer, explanation, rows[:5]),
+        RacePodiumView(locale, title, rows, stopped=False),
+        RacePodiumView(locale, title, (), stopped=True),
+        Leaderboard(locale, "competition", None, rows, None, competition=title, final=True),
+    ]
+
+
+def personal_views(bank: Bank, question: Question, locale: str) -> list[object]:
+    """Every view a player asks for privately, for one question."""
+    view = question_view(bank, question, locale)
+    title = view.topic_title
+    you = LeaderRow(1, "7", "Asha", 30, 2, 3)
+    topic = TopicView(bank.id, title, "About it", len(bank.questions))
+    return [
+        view,
+        feedback(view, question, correct=True, last=False),
+        feedback(view, question, correct=False, last=True),
+        summary(locale, title, rank=None),
+        Notice(locale, "invalid", "This button is no longer valid."),
+        TopicList(locale, (topic,), unknown="ofload", suggestion=topic),
+        Leaderboard(locale, "week", title, (you,), you),
+        Leaderboard(locale, "all", None, (), None),
+        Stats(locale, (StatRow(title, 4, 3, 40),)),
+        Stats(locale, ()),
+    ]

@@ -1,0 +1,15 @@
+"""The terminal's own text: ``quizbot play`` and its prompts, in every language."""
+
+from __future__ import annotations
+
+from bot.ui import plain
+from bot.ui.messages import Messages
+from bot.ui.phrases import CataloguePhrases
+
+TEXT = Messages("adapters", "terminal")
+PHRASES = CataloguePhrases(TEXT, "quizbot play ")
+
+
+def render(view: object) -> str:
+    """A view as the terminal shows it."""
+    return plain.render(view, PHRASES)

@@ -1,0 +1,394 @@
+"""Every view laid out once, as a neutral document (``bot.ui.document``): what a player
+sees on Slack, on Discord and in the terminal comes from here. Only the platform's own
+command syntax comes from outside, through its ``Phrasebook``."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import singledispatch
+
+from bot.ui.document import (
+    Bar,
+    Bars,
+    Block,
+    Button,
+    Card,
+    Choices,
+    Code,
+    Document,
+    Heading,
+    Inline,
+    Line,
+    Links,
+    Moment,
+    Names,
+    Note,
+    Phrasebook,
+    Ranked,
+    Ranking,
+    Strong,
+    Text,
+    Tone,
+)
+from bot.ui.messages import t
+from bot.ui.views import (
+    BarRow,
+    ChannelFeedback,
+    ChoiceView,
+    DailyPostView,
+    DailyRevealView,
+    Feedback,
+    Leaderboard,
+    LeaderRow,
+    Notice,
+    QuestionView,
+    RaceLockedView,
+    RacePodiumView,
+    RaceQuestionView,
+    RaceRevealView,
+    Stats,
+    Summary,
+    TopicList,
+)
+
+_SLOT = re.compile("\x00([a-z_]+)\x00")
+
+
+def filled(locale: str, key: str, pieces: Mapping[str, Inline], **values: object) -> Line:
+    """A message whose placeholders in ``pieces`` stay document markup (a moment, names)
+    rather than text: each renderer shows them its own way."""
+    text = t(locale, key, **values, **{name: f"\x00{name}\x00" for name in pieces})
+    parts = _SLOT.split(text)
+    # split() alternates literal text and captured slot names.
+    return tuple(pieces[part] if i % 2 else part for i, part in enumerate(parts) if part)
+
+
+def lines(*texts: str) -> Text:
+    return Text(tuple((text,) for text in texts))
+
+
+def paragraph(text: str) -> Text:
+    return Text(tuple((line,) for line in text.split("\n")))
+
+
+@singledispatch
+def layout(view: object, phrases: Phrasebook) -> Document:
+    raise TypeError(f"no layout for {type(view).__name__}")
+
+
+def _one(tone: Tone, *blocks: Block, buttons: tuple[Button, ...] = ()) -> Document:
+    return Document((Card(tone, blocks),), buttons)
+
+
+def _choices(choices: tuple[ChoiceView, ...] | tuple[BarRow, ...]) -> Choices:
+    return Choices(tuple((c.letter, c.text) for c in choices))
+
+
+def _answer_buttons(choices: tuple[ChoiceView, ...]) -> tuple[Button, ...]:
+    return tuple(Button(c.letter, c.action_id) for c in choices)
+
+
+def _links(locale: str, references: tuple[str, ...]) -> tuple[Block, ...]:
+    return (Links(t(locale, "reference"), references),) if references else ()
+
+
+def _question_heading(view: QuestionView) -> Heading:
+    return Heading(
+        t(
+            view.locale,
+            "question_heading",
+            number=view.number,
+            total=view.total,
+            topic=view.topic_title,
+        )
+    )
+
+
+@layout.register
+def _question(view: QuestionView, phrases: Phrasebook) -> Document:
+    return _one(
+        Tone.INFO,
+        _question_heading(view),
+        paragraph(view.prompt),
+        _choices(view.choices),
+        Note(((t(view.locale, "choose"),),)),
+        buttons=_answer_buttons(view.choices),
+    )
+
+
+def _verdict(
+    locale: str, correct: bool, chosen: ChoiceView, answer: ChoiceView, *more: str
+) -> tuple[str, tuple[Line, ...]]:
+    """The verdict, and below it the player's answer when wrong, the right one and more."""
+    details = [] if correct else [t(locale, "your_answer", letter=chosen.letter, text=chosen.text)]
+    details.append(t(locale, "right_answer", letter=answer.letter, text=answer.text))
+    verdict = t(locale, "right" if correct else "wrong")
+    return verdict, tuple((line,) for line in (*details, *more))
+
+
+def _summary_card(view: Summary) -> Card:
+    loc = view.locale
+    score = t(
+        loc,
+        "summary_score",
+        correct=view.correct,
+        total=view.total,
+        points=view.points,
+        max_points=view.max_points,
+    )
+    rank = (
+        t(loc, "summary_rank", rank=view.rank, players=view.players, topic=view.topic_title)
+        if view.rank
+        else t(loc, "summary_unranked", topic=view.topic_title)
+    )
+    return Card(
+        Tone.RESULT, (Heading(t(loc, "summary_title", topic=view.topic_title)), lines(score, rank))
+    )
+
+
+@layout.register
+def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    if view.practice:
+        points = (t(loc, "practice"),)
+    else:
+        points = (t(loc, "points", points=view.points),) if view.correct else ()
+    progress = t(
+        loc, "progress", done=view.answered, total=view.question.total, points=view.run_points
+    )
+    verdict, details = _verdict(loc, view.correct, view.chosen, view.answer, *points)
+    card = Card(
+        Tone.RIGHT if view.correct else Tone.WRONG,
+        (
+            _question_heading(view.question),
+            paragraph(view.question.prompt),
+            Text(((Strong(verdict),), *details)),
+            paragraph(view.explanation),
+            *_links(loc, view.references),
+            Note(((progress,),)),
+        ),
+    )
+    summary = (_summary_card(view.summary),) if view.summary else ()
+    buttons = (Button(t(loc, "next_button"), view.next_action, primary=True),)
+    return Document((card, *summary), buttons if view.next_action else ())
+
+
+@layout.register
+def _summary(view: Summary, phrases: Phrasebook) -> Document:
+    return Document((_summary_card(view),))
+
+
+@layout.register
+def _notice(view: Notice, phrases: Phrasebook) -> Document:
+    usage = phrases.usage(view.locale, view.usage) if view.usage else ()
+    return _one(Tone.PLAIN, paragraph(view.text), *([lines(*usage)] if usage else []))
+
+
+@layout.register
+def _topics(view: TopicList, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    asked: list[Block] = []
+    if view.unknown is not None:
+        found: list[Line] = [(t(loc, "unknown_topic", topic=view.unknown),)]
+        if view.suggestion:
+            near = view.suggestion
+            found.append(filled(loc, "did_you_mean", {"id": Code(near.id)}, title=near.title))
+        asked.append(Text(tuple(found)))
+    # One line a topic: a shelf of 17 descriptions would be a wall of text.
+    shelf = Text(
+        tuple(
+            (
+                Strong(topic.title),
+                " · ",
+                Code(phrases.topic_command(topic.id)),
+                " · ",
+                t(loc, "topic_line", questions=topic.questions),
+            )
+            for topic in view.topics
+        )
+    )
+    usage = Note(tuple((line,) for line in phrases.usage(loc)))
+    return _one(Tone.INFO, *asked, Heading(t(loc, "topics_title")), shelf, usage)
+
+
+def _row_detail(locale: str, row: LeaderRow) -> str:
+    return t(
+        locale, "leaderboard_row", points=row.points, correct=row.correct, answered=row.answered
+    )
+
+
+def _ranking(
+    locale: str, rows: tuple[LeaderRow, ...], empty: str, medals: bool, title: str | None = None
+) -> Ranking:
+    ranked = tuple(Ranked(row.rank, row.name, _row_detail(locale, row)) for row in rows)
+    return Ranking(ranked, empty, medals, title)
+
+
+@layout.register
+def _leaderboard(view: Leaderboard, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    if view.competition:
+        title = t(
+            loc, "competition_final" if view.final else "competition_title", name=view.competition
+        )
+    else:
+        title = t(loc, "leaderboard_title", period=t(loc, f"period_{view.period}"))
+        title = f"{title} · {view.topic_title}" if view.topic_title else title
+    empty = t(loc, "leaderboard_empty", command=phrases.start_command(loc))
+    blocks: list[Block] = [Heading(title), _ranking(loc, view.rows, empty, medals=False)]
+    if not view.final:  # final standings are posted to everyone: there is no "you"
+        you = (
+            t(loc, "leaderboard_you", rank=view.you.rank, points=view.you.points)
+            if view.you
+            else t(loc, "leaderboard_you_none")
+        )
+        blocks.append(Note(((you,),)))
+    return _one(Tone.RESULT, *blocks)
+
+
+@layout.register
+def _stats(view: Stats, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    rows = tuple(
+        (
+            Strong(row.topic_title),
+            ": ",
+            t(
+                loc,
+                "stats_row",
+                correct=row.correct,
+                answered=row.answered,
+                accuracy=row.accuracy,
+                points=row.points,
+            ),
+        )
+        for row in view.rows
+    )
+    body = Text(rows) if rows else lines(t(loc, "stats_empty"))
+    return _one(Tone.INFO, Heading(t(loc, "stats_title")), body)
+
+
+# --- channel play ---------------------------------------------------------------------------
+
+
+@layout.register
+def _daily_post(view: DailyPostView, phrases: Phrasebook) -> Document:
+    # Only the count is public before the reveal: nobody can copy an answer.
+    count = filled(
+        view.locale, "daily_count", {"reveal": Moment(view.reveal_at)}, count=view.answered
+    )
+    return _one(
+        Tone.INFO,
+        Heading(t(view.locale, "daily_heading", topic=view.topic_title, day=view.day)),
+        paragraph(view.prompt),
+        _choices(view.choices),
+        Note((count,)),
+        buttons=_answer_buttons(view.choices),
+    )
+
+
+def _reveal(view: DailyRevealView | RaceRevealView) -> tuple[Block, ...]:
+    """The question, every choice, the distribution, the right answer and why."""
+    bars = tuple(Bar(b.letter, b.count, b.percent, b.correct) for b in view.bars)
+    answer = t(view.locale, "right_answer", letter=view.answer.letter, text=view.answer.text)
+    return (
+        paragraph(view.prompt),
+        _choices(view.bars),
+        Bars(bars),
+        lines(answer),
+        paragraph(view.explanation),
+    )
+
+
+@layout.register
+def _daily_reveal(view: DailyRevealView, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    winners = (
+        filled(loc, "winners", {"names": Names(view.winners)})
+        if view.winners
+        else (t(loc, "no_winners"),)
+    )
+    return _one(
+        Tone.RESULT,
+        Heading(t(loc, "daily_reveal_heading", topic=view.topic_title, day=view.day)),
+        *_reveal(view),
+        *_links(loc, view.references),
+        Note(((t(loc, "answered_total", count=view.answered),),)),
+        Text((winners,)),
+    )
+
+
+@layout.register
+def _channel_feedback(view: ChannelFeedback, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    verdict, details = _verdict(
+        loc,
+        view.correct,
+        view.chosen,
+        view.answer,
+        *([t(loc, "points", points=view.points)] if view.correct else []),
+        t(loc, "daily_streak", streak=view.streak),
+    )
+    return _one(
+        Tone.RIGHT if view.correct else Tone.WRONG,
+        Heading(verdict),
+        Text(details),
+        paragraph(view.explanation),
+        *_links(loc, view.references),
+    )
+
+
+@layout.register
+def _race_question(view: RaceQuestionView, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    closes = filled(loc, "race_closes", {"when": Moment(view.closes_at, relative=True)})
+    heading = t(
+        loc,
+        "race_heading",
+        topic=view.topic_title,
+        number=view.number,
+        total=view.total,
+        seconds=view.seconds,
+    )
+    return _one(
+        Tone.INFO,
+        Heading(heading),
+        paragraph(view.prompt),
+        _choices(view.choices),
+        Note((closes,)),
+        Note(((t(loc, "race_hint"),),)),
+        buttons=_answer_buttons(view.choices),
+    )
+
+
+@layout.register
+def _race_locked(view: RaceLockedView, phrases: Phrasebook) -> Document:
+    chosen = view.chosen
+    text = (
+        t(view.locale, "race_already", letter=chosen.letter)
+        if view.duplicate
+        else t(view.locale, "race_locked", letter=chosen.letter, text=chosen.text)
+    )
+    return _one(Tone.PLAIN, paragraph(text))
+
+
+@layout.register
+def _race_reveal(view: RaceRevealView, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    heading = t(
+        loc, "race_reveal_heading", number=view.number, total=view.total, topic=view.topic_title
+    )
+    standings = _ranking(loc, view.standings, t(loc, "no_winners"), True, t(loc, "standings"))
+    return _one(Tone.RESULT, Heading(heading), *_reveal(view), standings)
+
+
+@layout.register
+def _race_podium(view: RacePodiumView, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    key = "race_stopped_heading" if view.stopped else "race_podium"
+    return _one(
+        Tone.RESULT,
+        Heading(t(loc, key, topic=view.topic_title)),
+        _ranking(loc, view.standings, t(loc, "no_winners"), medals=True),
+    )
