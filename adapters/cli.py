@@ -11,7 +11,7 @@ import logging
 import os
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from importlib.metadata import version
 from pathlib import Path
 from types import ModuleType
@@ -20,8 +20,8 @@ from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catal
 from bot.content.export import export
 from bot.content.lint import lint, load_rules, rate_table
 from bot.operations import logs, metrics
-from bot.operations.config import Config, load_config
 from bot.operations.process import tune_gc
+from bot.operations.settings import CoreSettings, InvalidSettings, declared
 from bot.persistence import Store, StoreError, integrity_problems
 from bot.play.engine import PERIODS, Engine, topic_list
 from bot.ui import i18n
@@ -32,9 +32,9 @@ from bot.ui.views import TopicList
 from . import console
 from .errors import SetupError
 from .ops import serve_ops
+from .settings import PLATFORMS, SECTIONS, Settings, load
 
 log = logging.getLogger("quizbot")
-PLATFORMS = ("slack", "discord")
 NO_PLATFORM = (
     "no chat platform is configured: set SLACK_BOT_TOKEN (with SLACK_APP_TOKEN, or"
     " SLACK_SIGNING_SECRET for --http) for Slack, or DISCORD_TOKEN for Discord"
@@ -42,17 +42,27 @@ NO_PLATFORM = (
 )
 
 
-def _config() -> Config:
-    """The validated configuration; each problem is one line and stops the command."""
-    config, problems = load_config()
-    if problems:
-        raise SetupError("\n".join(problems))
-    return config
+def _settings(
+    args: argparse.Namespace, platforms: Iterable[str] | None = (), exit_code: int = 1
+) -> Settings:
+    """The validated settings, the command line's options over them; each problem is one
+    line and stops the command (``platforms`` as :func:`adapters.settings.load` takes them)."""
+    try:
+        return load(os.environ, _options(args), platforms)
+    except InvalidSettings as invalid:
+        raise SetupError("\n".join(invalid.problems), exit_code) from None
 
 
-def _catalog(config: Config | None = None, report: bool = True) -> Catalog:
+def _options(args: argparse.Namespace) -> dict[str, object]:
+    """The options the settings declare (``--db``, ``--port``, …) with their values as
+    argparse keeps them; None for one this command does not have or was not given."""
+    declared_options = (s.option for model in SECTIONS for _, s in declared(model) if s.option)
+    return {o: getattr(args, o[2:].replace("-", "_"), None) for o in declared_options}
+
+
+def _catalog(core: CoreSettings, report: bool = True) -> Catalog:
     """The banks; none at all is a setup error (a bot without questions must not start)."""
-    directories = [SHIPPED_BANKS, *(config or _config()).banks]
+    directories = [SHIPPED_BANKS, *core.banks]
     catalog = load_catalog(directories)
     if report:
         for error in catalog.errors:
@@ -63,33 +73,33 @@ def _catalog(config: Config | None = None, report: bool = True) -> Catalog:
     return catalog
 
 
-async def _with_engine(db: str | None, work):  # type: ignore[no-untyped-def]
-    config = _config()
-    store = await Store.open(db or config.db)
+async def _with_engine(core: CoreSettings, work):  # type: ignore[no-untyped-def]
+    store = await Store.open(core.db)
     try:  # closing the store on every way out: its threads would keep the process alive
         metrics.RUNS_IN_PROGRESS.set_function(lambda: store.runs_in_progress)
         engine = Engine(
-            _catalog(config),
+            _catalog(core),
             store,
-            default_locale=config.default_lang,
-            quiz_length=config.quiz_length,
+            default_locale=core.default_lang,
+            quiz_length=core.quiz_length,
         )
-        engine.channel.reveal_hours = config.reveal_hours
+        engine.channel.reveal_hours = core.reveal_hours
         return await work(engine)
     finally:
         await store.close()
 
 
-def _terminal_locale(asked: str | None) -> str:
+def _terminal_locale(asked: str | None, core: CoreSettings) -> str:
     """``--lang``, else the POSIX locale, else QUIZBOT_DEFAULT_LANG: the order a chat
     platform uses (the player's choice, their client's language, the default)."""
     posix = os.environ.get("LC_ALL") or os.environ.get("LC_MESSAGES") or os.environ.get("LANG")
-    return i18n.choose(asked, posix, default=_config().default_lang)
+    return i18n.choose(asked, posix, default=core.default_lang)
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
     player = console.terminal_player(args.player or getpass.getuser() or "player")
-    locale = _terminal_locale(args.lang)
+    core = _settings(args).core
+    locale = _terminal_locale(args.lang, core)
 
     async def work(engine: Engine) -> int:
         return await console.play(
@@ -97,24 +107,25 @@ def _cmd_play(args: argparse.Namespace) -> int:
         )
 
     try:
-        return asyncio.run(_with_engine(args.db, work))
+        return asyncio.run(_with_engine(core, work))
     except KeyboardInterrupt:  # Ctrl-C: every answer given is already on disk
         console.Terminal(locale).stopped()
         return 130
 
 
-def _platform(name: str) -> ModuleType:
-    """A platform adapter package: it exposes ``configured(environ) -> bool``,
-    ``settings_problems(environ, args) -> list[str]`` and ``serve(engine, args)``."""
-    return importlib.import_module(f"adapters.{name}")
+def _runtime(name: str) -> ModuleType:
+    """A platform's runtime: ``serve(engine, section)`` runs it until cancelled, with its
+    section of the settings. Importing it loads the platform's library, so only the
+    commands that run a platform pay for that."""
+    return importlib.import_module(f"adapters.{name}.runtime")
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
     if args.platform == "terminal":
         return _run_terminal(args)
-    names: tuple[str, ...] = (args.platform,)
-    if args.platform in ("all", "auto"):
-        names = tuple(n for n in PLATFORMS if _platform(n).configured(os.environ))
+    every = args.platform in ("all", "auto")
+    settings = _settings(args, None if every else (args.platform,), exit_code=2)
+    names = settings.configured() if every else (args.platform,)
     if not names:
         if args.platform == "auto" and sys.stdin.isatty():
             return _run_terminal(args)
@@ -123,26 +134,19 @@ def _cmd_run(args: argparse.Namespace) -> int:
         terminal = ", and standard input is not a terminal" if args.platform == "auto" else ""
         print(f"quizbot: {NO_PLATFORM}{terminal}", file=sys.stderr)
         return 2
-    platforms = [_platform(n) for n in names]
-    problems = [line for p in platforms for line in p.settings_problems(os.environ, args)]
-    if problems:
-        for line in problems:
-            print(f"quizbot: {line}", file=sys.stderr)
-        return 2
-
-    config = _config()
-    logs.configure(config.log_level, config.log_format)
-    port = args.metrics_port or config.metrics_port
+    core = settings.core
+    logs.configure(core.log_level, core.log_format)
 
     async def work(engine: Engine) -> None:
         main = asyncio.current_task()
         assert main is not None
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGTERM, main.cancel)
-        loop.add_signal_handler(signal.SIGHUP, _reload_banks, engine, config)
-        services = [engine.channel.serve(), *(p.serve(engine, args) for p in platforms)]
-        if port:
-            services.append(serve_ops(engine, port))
+        loop.add_signal_handler(signal.SIGHUP, _reload_banks, engine, core)
+        services = [engine.channel.serve()]
+        services += [_runtime(n).serve(engine, getattr(settings, n)) for n in names]
+        if core.metrics_port:
+            services.append(serve_ops(engine, core.metrics_port))
         try:
             # A task group: when one service fails, the others stop before the store
             # closes, instead of running on against a closed database.
@@ -154,15 +158,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     tune_gc()
     try:
-        asyncio.run(_with_engine(args.db, work))
+        asyncio.run(_with_engine(core, work))
     except asyncio.CancelledError:  # SIGTERM: the store was closed on the way out
         log.info("stopped")
     return 0
 
 
-def _reload_banks(engine: Engine, config: Config) -> None:
+def _reload_banks(engine: Engine, core: CoreSettings) -> None:
     """SIGHUP: load the banks again; a broken file keeps its last good version."""
-    catalog = reload_catalog(engine.catalog, [SHIPPED_BANKS, *config.banks])
+    catalog = reload_catalog(engine.catalog, [SHIPPED_BANKS, *core.banks])
     for error in catalog.errors:
         log.warning("bank not reloaded: %s", error)
     engine.replace_catalog(catalog)
@@ -170,10 +174,11 @@ def _reload_banks(engine: Engine, config: Config) -> None:
 
 
 def _run_terminal(args: argparse.Namespace) -> int:
-    locale = _terminal_locale(None)
+    core = _settings(args).core
+    locale = _terminal_locale(None, core)
     out = console.Terminal(locale)
     out.say(t(locale, "terminal_no_platform") + "\n")
-    catalog = _catalog()
+    catalog = _catalog(core)
     topic = args.topic
     if not topic:
         out.say(render(topic_list(catalog, locale, None, "terminal")))
@@ -192,11 +197,12 @@ def _run_terminal(args: argparse.Namespace) -> int:
 
 
 def _cmd_discord_sync(args: argparse.Namespace) -> int:
-    return _platform("discord").sync_command(args)
+    settings = _settings(args, ("discord",), exit_code=2)  # the same settings as `run`
+    return asyncio.run(_runtime("discord").sync(settings.core, settings.discord))
 
 
 def _cmd_banks_list(args: argparse.Namespace) -> int:
-    catalog = _catalog()
+    catalog = _catalog(_settings(args).core)
     for bank in catalog.banks:
         aliases = f" (also: {', '.join(bank.aliases)})" if bank.aliases else ""
         print(f"{bank.id}{aliases}: {bank.title['en']} — {len(bank.questions)} questions")
@@ -204,7 +210,7 @@ def _cmd_banks_list(args: argparse.Namespace) -> int:
 
 
 def _cmd_db_check(args: argparse.Namespace) -> int:
-    path = Path(args.db) if args.db else _config().db
+    path = _settings(args).core.db
     problems = integrity_problems(path)
     for problem in problems:
         print(f"quizbot: {problem}", file=sys.stderr)
@@ -224,11 +230,11 @@ def _cmd_db_backup(args: argparse.Namespace) -> int:
         print(f"backed up {engine.store.path} to {target}")
         return 0
 
-    return asyncio.run(_with_engine(args.db, work))
+    return asyncio.run(_with_engine(_settings(args).core, work))
 
 
 def _cmd_banks_check(args: argparse.Namespace) -> int:
-    paths = [Path(p) for p in args.paths] or [SHIPPED_BANKS, *_config().banks]
+    paths = [Path(p) for p in args.paths] or [SHIPPED_BANKS, *_settings(args).core.banks]
     missing = [p for p in paths if not p.exists()]
     catalog = load_catalog(p for p in paths if p.exists())
     for path in missing:
@@ -243,7 +249,7 @@ def _cmd_banks_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_banks_lint(args: argparse.Namespace) -> int:
-    paths = [Path(p) for p in args.paths] or [SHIPPED_BANKS, *_config().banks]
+    paths = [Path(p) for p in args.paths] or [SHIPPED_BANKS, *_settings(args).core.banks]
     catalog = load_catalog(paths)
     for error in catalog.errors:
         print(error, file=sys.stderr)
@@ -267,7 +273,7 @@ def _cmd_banks_lint(args: argparse.Namespace) -> int:
 
 
 def _cmd_banks_export(args: argparse.Namespace) -> int:
-    catalog = _catalog()
+    catalog = _catalog(_settings(args).core)
     banks = list(catalog.banks)
     if args.ids:
         found = [catalog.find(i) for i in args.ids]
@@ -283,15 +289,16 @@ def _cmd_banks_export(args: argparse.Namespace) -> int:
 
 def _cmd_leaderboard(args: argparse.Namespace) -> int:
     player = console.terminal_player(getpass.getuser() or "player")
+    core = _settings(args).core
 
     async def work(engine: Engine) -> int:
         board = await engine.leaderboard(
-            player, console.SCOPE, _terminal_locale(args.lang), args.period, args.bank
+            player, console.SCOPE, _terminal_locale(args.lang, core), args.period, args.bank
         )
         print(render(board))
         return 2 if isinstance(board, TopicList) else 0  # an unknown --bank
 
-    return asyncio.run(_with_engine(args.db, work))
+    return asyncio.run(_with_engine(core, work))
 
 
 def _positive(raw: str) -> int:
@@ -310,7 +317,9 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
 
     def db_option(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--db", help="SQLite file (default: $QUIZBOT_DB or the user data dir)")
+        p.add_argument(
+            "--db", type=Path, help="SQLite file (default: $QUIZBOT_DB or the user data dir)"
+        )
 
     play = sub.add_parser("play", help="play a quiz in the terminal")
     play.add_argument("topic", help="bank id, alias or title, e.g. offloading")
@@ -386,7 +395,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.func(args)
     except SetupError as exc:
-        print(f"quizbot: {exc}", file=sys.stderr)
+        for line in str(exc).splitlines():
+            print(f"quizbot: {line}", file=sys.stderr)
         return exc.exit_code
     except StoreError as exc:
         print(f"quizbot: {exc}", file=sys.stderr)

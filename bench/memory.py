@@ -30,8 +30,8 @@ def rss_mib() -> float:
 
 async def measure(runs: int) -> str:
     # A running bot has both platforms' libraries loaded.
-    import adapters.discord
-    import adapters.slack  # noqa: F401
+    import adapters.discord.runtime
+    import adapters.slack.runtime  # noqa: F401
 
     workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-"))
     try:

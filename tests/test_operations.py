@@ -16,15 +16,16 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from adapters.cli import parser
 from adapters.ops import ops_app
+from adapters.settings import SETTINGS, load
 from bot.content.banks import Catalog, load_catalog, reload_catalog
 from bot.operations import metrics
-from bot.operations.config import SETTINGS, load_config
 from bot.persistence import MIGRATIONS, Store, integrity_problems
 from bot.play.engine import Engine
 from bot.ui.views import Feedback, Leaderboard, QuestionView
 
 from .support.environment import FIXTURES, REPO, make_immutable, run_quizbot
 from .support.quiz import ANA, TEAM, right_choice
+from .support.settings import problems
 
 DEPLOY = REPO / "deploy"
 
@@ -93,9 +94,9 @@ async def test_healthz_follows_the_database_and_platforms(
 
 
 def test_config_errors_are_one_line_each(tmp_path: Path) -> None:
-    config, problems = load_config({})
-    assert problems == [] and config.log_level == "INFO" and config.metrics_port is None
-    _, problems = load_config(
+    core = load({}).core
+    assert core.log_level == "INFO" and core.metrics_port is None
+    found = problems(
         {
             "QUIZBOT_LOG_LEVEL": "loud",
             "QUIZBOT_LOG_FORMAT": "xml",
@@ -105,18 +106,18 @@ def test_config_errors_are_one_line_each(tmp_path: Path) -> None:
             "QUIZBOT_BANKS": str(tmp_path / "nowhere"),
         }
     )
-    assert len(problems) == 6
-    assert all("\n" not in p for p in problems)
-    assert any(p.startswith("QUIZBOT_LOG_LEVEL must be one of") for p in problems)
-    assert any("QUIZBOT_METRICS_PORT must be a number" in p for p in problems)
-    assert any("QUIZBOT_BANKS names no such directory" in p for p in problems)
+    assert len(found) == 6
+    assert all("\n" not in p for p in found)
+    assert any(p.startswith("QUIZBOT_LOG_LEVEL must be one of") for p in found)
+    assert any("QUIZBOT_METRICS_PORT must be a number" in p for p in found)
+    assert any("QUIZBOT_BANKS names no such directory" in p for p in found)
     toml = tmp_path / "quizbot.toml"
-    toml.write_text('quiz_length = 5\ndefault_lang = "hi"\ncolour = "blue"\n', encoding="utf-8")
-    config, problems = load_config({"QUIZBOT_CONFIG": str(toml), "QUIZBOT_DEFAULT_LANG": "bn"})
-    assert config.quiz_length == 5 and config.default_lang == "bn"  # the environment wins
-    assert problems == [
-        f"{toml}: unknown setting 'colour' (known: " + problems[0].split("(known: ")[1]
-    ]
+    toml.write_text('quiz_length = 5\ndefault_lang = "hi"\n', encoding="utf-8")
+    core = load({"QUIZBOT_CONFIG": str(toml), "QUIZBOT_DEFAULT_LANG": "bn"}).core
+    assert core.quiz_length == 5 and core.default_lang == "bn"  # the environment wins
+    toml.write_text('quiz_length = 5\ncolour = "blue"\n', encoding="utf-8")
+    found = problems({"QUIZBOT_CONFIG": str(toml)})
+    assert found == [f"{toml}: unknown setting 'colour' (known: " + found[0].split("(known: ")[1]]
 
 
 def test_cli_reports_config_problems_without_a_traceback() -> None:
@@ -227,8 +228,13 @@ def env_names(text: str) -> set[str]:
 
 
 def test_deploy_files_match_the_code() -> None:
-    example = env_names((DEPLOY / ".env.example").read_text(encoding="utf-8"))
-    assert example == set(SETTINGS)
+    text = (DEPLOY / ".env.example").read_text(encoding="utf-8")
+    assert env_names(text) == set(SETTINGS)
+    lines = text.splitlines()
+    for name, explanation in SETTINGS.items():  # each with its help line above it
+        assert lines[lines.index(next(x for x in lines if x.startswith(f"# {name}="))) - 1] == (
+            f"# {explanation}"
+        )
 
     dockerfile = (DEPLOY / "Dockerfile").read_text(encoding="utf-8")
     assert dockerfile.startswith("#") and "FROM python:3.11-slim" in dockerfile

@@ -26,7 +26,7 @@ from .commands import CatalogTranslator, build_tree
 from .handlers import ACK_BUDGET, PLATFORM, Handlers
 from .outage import LIBRARY_LOGGER, OutageFilter
 from .publisher import DiscordPublisher
-from .settings import Settings, SettingsError
+from .settings import DiscordSettings, SettingsError
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ COMMANDS_HASH = "discord.commands_hash"
 _BUTTON_ID = re.compile(codec.PATTERN)
 
 
-def use_endpoints(settings: Settings) -> None:
+def use_endpoints(settings: DiscordSettings) -> None:
     """Point discord.py at another REST API and gateway (a rate-limit proxy, a test fake).
     discord.py reads both from class attributes, so this applies to the whole process."""
     if settings.api_base_url:
@@ -91,7 +91,7 @@ class QuizClient(discord.Client):
     def __init__(
         self,
         engine: Engine,
-        settings: Settings,
+        settings: DiscordSettings,
         *,
         auto_sync: bool = True,
         ack_budget: float = ACK_BUDGET,

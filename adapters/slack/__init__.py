@@ -1,13 +1,7 @@
 """The Slack adapter: ``/quiz`` and quiz buttons on slack-bolt's AsyncApp.
 
-``quizbot run slack`` uses the three functions below: Socket Mode when SLACK_APP_TOKEN
-is set, HTTP mode (signed requests at /slack/events) with ``--http``.
+``quizbot run slack`` calls ``runtime.serve`` with the Slack section of the settings
+(``settings.SlackSettings``): Socket Mode with SLACK_APP_TOKEN, HTTP mode (signed
+requests at /slack/events) with ``--http``. Only ``runtime`` imports slack-bolt, so
+reading the settings does not.
 """
-
-from __future__ import annotations
-
-from .runtime import serve
-from .settings import configured
-from .settings import problems as settings_problems
-
-__all__ = ["configured", "serve", "settings_problems"]

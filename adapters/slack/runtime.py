@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import logging
-import os
 from collections.abc import Awaitable, Callable
 
 import aiohttp
@@ -131,9 +129,8 @@ async def _run_socket_mode(engine: Engine, app: AsyncApp, app_token: str) -> Non
         await handlers.close(app)
 
 
-async def serve(engine: Engine, args: argparse.Namespace) -> None:
+async def serve(engine: Engine, settings: SlackSettings) -> None:
     """Run the Slack app until cancelled: Socket Mode, or HTTP mode with ``--http``."""
-    settings = SlackSettings.from_environ(os.environ, args)
     app = build_app(engine, settings)
     await _check_token(app.client)
     if settings.http:

@@ -1,106 +1,121 @@
-"""Slack settings from the environment, checked before anything connects.
-
-Each problem is one line naming the variable and where Slack's app settings show it;
-secrets are never echoed back.
-"""
+"""Slack's settings section: each problem is one line naming the variable and where
+Slack's app settings show it; secrets are never echoed back."""
 
 from __future__ import annotations
 
-import argparse
 import re
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from urllib.parse import urlsplit
+
+from bot.operations.settings import setting
 
 DEFAULT_API_URL = "https://slack.com/api/"
 EVENTS_PATH = "/slack/events"
-ADMINS_VARIABLE = "QUIZBOT_SLACK_ADMINS"
 # Member ids (U…, or W… on Enterprise Grid): what Slack puts in every payload.
 _USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
-_WHERE = {
-    "SLACK_BOT_TOKEN": "the Bot User OAuth Token (xoxb-…) under OAuth & Permissions → OAuth Tokens",
-    "SLACK_SIGNING_SECRET": "it under Basic Information → App Credentials → Signing Secret",
-    "SLACK_APP_TOKEN": (
-        "or create an app-level token (xapp-…) with the connections:write scope under"
-        " Basic Information → App-Level Tokens"
-    ),
-}
+_BOT_TOKEN = "the Bot User OAuth Token (xoxb-…) under OAuth & Permissions → OAuth Tokens"
+_SIGNING_SECRET = "it under Basic Information → App Credentials → Signing Secret"
+_APP_TOKEN = (
+    "create an app-level token (xapp-…) with the connections:write scope under"
+    " Basic Information → App-Level Tokens"
+)
 
 
+def _bot_token(slack: SlackSettings) -> str | None:
+    if not slack.bot_token:
+        return f"is not set: find {_BOT_TOKEN}"
+    if not slack.bot_token.startswith("xoxb-"):
+        return f"does not look like a bot token (it starts with xoxb-): find {_BOT_TOKEN}"
+    return None
+
+
+def _signing_secret(slack: SlackSettings) -> str | None:
+    if slack.http and not slack.signing_secret:
+        return f"is not set (HTTP mode needs it): find {_SIGNING_SECRET}"
+    return None
+
+
+def _app_token(slack: SlackSettings) -> str | None:
+    if slack.http:
+        return None
+    if not slack.app_token:
+        return f"is not set (Socket Mode needs it): run with --http for HTTP mode, or {_APP_TOKEN}"
+    if not slack.app_token.startswith("xapp-"):
+        return f"does not look like an app-level token (it starts with xapp-): {_APP_TOKEN}"
+    return None
+
+
+def _port(slack: SlackSettings) -> str | None:
+    if slack.http and not 0 <= slack.port <= 65535:
+        return f"{slack.port} is not a TCP port (0-65535)"
+    return None
+
+
+def _member_ids(raw: str) -> frozenset[str]:
+    entries = [a.strip() for a in raw.split(",") if a.strip()]
+    wrong = [a for a in entries if not _USER_ID.match(a)]
+    if wrong:
+        raise ValueError(
+            f"must list Slack member ids (like U0123ABCD), comma-separated, not {', '.join(wrong)}:"
+            " copy one from the member's profile → ⋮ → Copy member ID"
+        )
+    return frozenset(entries)
+
+
+def _api_url(raw: str) -> str:
+    url = urlsplit(raw)
+    if url.scheme not in ("http", "https") or not url.netloc:
+        raise ValueError(
+            f"is not an http(s) URL: leave it unset for Slack's own {DEFAULT_API_URL},"
+            " or give the base URL of your proxy"
+        )
+    # slack_sdk joins method names onto the base URL, which needs its final slash.
+    return raw if raw.endswith("/") else raw + "/"
+
+
+# Fields in the order their problems are listed (HTTP mode's, or Socket Mode's).
 @dataclass(frozen=True)
 class SlackSettings:
-    bot_token: str = field(repr=False)
-    signing_secret: str = field(repr=False)
-    app_token: str = field(repr=False)
-    api_url: str = DEFAULT_API_URL
-    http: bool = False  # HTTP mode (signed requests on a public URL) instead of Socket Mode
-    port: int = 3000
+    bot_token: str = setting(
+        env="SLACK_BOT_TOKEN",
+        help="Slack bot token (xoxb-…): OAuth & Permissions",
+        check=_bot_token,
+        secret=True,
+        default="",
+    )
+    signing_secret: str = setting(
+        env="SLACK_SIGNING_SECRET",
+        help="Slack signing secret, for HTTP mode: Basic Information",
+        check=_signing_secret,
+        secret=True,
+        default="",
+    )
+    app_token: str = setting(
+        env="SLACK_APP_TOKEN",
+        help="Slack app-level token (xapp-…) for Socket Mode: Basic Information",
+        check=_app_token,
+        secret=True,
+        default="",
+    )
+    # HTTP mode (signed requests on a public URL) instead of Socket Mode
+    http: bool = setting(option="--http", default=False)
+    port: int = setting(option="--port", check=_port, default=3000)
     # Member ids allowed to run admin commands besides workspace admins and owners.
-    admins: frozenset[str] = frozenset()
+    admins: frozenset[str] = setting(
+        env="QUIZBOT_SLACK_ADMINS",
+        help="Slack user ids (comma-separated) allowed to manage them",
+        parse=_member_ids,
+        default=frozenset(),
+    )
+    api_url: str = setting(
+        env="SLACK_API_URL",
+        help="Slack Web API base URL (default Slack's own; for proxies)",
+        parse=_api_url,
+        default=DEFAULT_API_URL,
+    )
 
-    @classmethod
-    def from_environ(cls, environ: Mapping[str, str], args: argparse.Namespace) -> SlackSettings:
-        api_url = environ.get("SLACK_API_URL") or DEFAULT_API_URL
-        return cls(
-            bot_token=environ.get("SLACK_BOT_TOKEN", ""),
-            signing_secret=environ.get("SLACK_SIGNING_SECRET", ""),
-            app_token=environ.get("SLACK_APP_TOKEN", ""),
-            # slack_sdk joins method names onto the base URL, which needs its final slash.
-            api_url=api_url if api_url.endswith("/") else api_url + "/",
-            http=bool(getattr(args, "http", False)),
-            port=int(getattr(args, "port", 3000)),
-            admins=frozenset(_admin_entries(environ)),
-        )
-
-
-def _admin_entries(environ: Mapping[str, str]) -> list[str]:
-    return [a.strip() for a in environ.get(ADMINS_VARIABLE, "").split(",") if a.strip()]
-
-
-def configured(environ: Mapping[str, str]) -> bool:
-    """Whether the operator meant to run on Slack: a bot token is set."""
-    return bool(environ.get("SLACK_BOT_TOKEN"))
-
-
-def problems(environ: Mapping[str, str], args: argparse.Namespace) -> list[str]:
-    settings = SlackSettings.from_environ(environ, args)
-    found: list[str] = []
-    if not settings.bot_token:
-        found.append(f"SLACK_BOT_TOKEN is not set: find {_WHERE['SLACK_BOT_TOKEN']}")
-    elif not settings.bot_token.startswith("xoxb-"):
-        found.append(
-            "SLACK_BOT_TOKEN does not look like a bot token (it starts with xoxb-): find "
-            + _WHERE["SLACK_BOT_TOKEN"]
-        )
-    if settings.http:
-        if not settings.signing_secret:
-            found.append(
-                f"SLACK_SIGNING_SECRET is not set (HTTP mode needs it): find "
-                f"{_WHERE['SLACK_SIGNING_SECRET']}"
-            )
-        if not 0 <= settings.port <= 65535:
-            found.append(f"--port {settings.port} is not a TCP port (0-65535)")
-    elif not settings.app_token:
-        found.append(
-            "SLACK_APP_TOKEN is not set (Socket Mode needs it): run with --http for HTTP mode, "
-            + _WHERE["SLACK_APP_TOKEN"]
-        )
-    elif not settings.app_token.startswith("xapp-"):
-        found.append(
-            "SLACK_APP_TOKEN does not look like an app-level token (it starts with xapp-): "
-            + _WHERE["SLACK_APP_TOKEN"].removeprefix("or ")
-        )
-    wrong = [a for a in _admin_entries(environ) if not _USER_ID.match(a)]
-    if wrong:
-        found.append(
-            f"{ADMINS_VARIABLE} must list Slack member ids (like U0123ABCD), comma-separated,"
-            f" not {', '.join(wrong)}: copy one from the member's profile → ⋮ → Copy member ID"
-        )
-    url = urlsplit(settings.api_url)
-    if url.scheme not in ("http", "https") or not url.netloc:
-        found.append(
-            "SLACK_API_URL is not an http(s) URL: leave it unset for Slack's own "
-            f"{DEFAULT_API_URL}, or give the base URL of your proxy"
-        )
-    return found
+    @property
+    def configured(self) -> bool:
+        """Whether the operator meant to run on Slack: a bot token is set."""
+        return bool(self.bot_token)

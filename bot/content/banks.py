@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from bot.operations.config import extra_bank_dirs
+from bot.operations.settings import extra_bank_dirs
 from bot.ui.i18n import LOCALES, pick
 
 Text = Mapping[str, str]

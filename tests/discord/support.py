@@ -13,12 +13,18 @@ from pathlib import Path
 import pytest
 
 from adapters.discord.client import QuizClient, use_endpoints
-from adapters.discord.settings import Settings
+from adapters.discord.settings import DiscordSettings
+from adapters.settings import load
 from bot.content.banks import Bank, Question
 from bot.play import codec
 from bot.play.engine import Engine
 
 from .fake_discord import ALICE, FakeDiscord, FakeUser, Outcome
+
+
+def discord_settings(environ: Mapping[str, str]) -> DiscordSettings:
+    """The Discord section as `quizbot run discord` reads it from ``environ``."""
+    return load(environ, platforms=("discord",)).discord
 
 
 def answer_button(outcome: Outcome, question: Question, correct: bool) -> dict:
@@ -72,9 +78,7 @@ async def running_bot(
     **options: object,
 ) -> AsyncIterator[QuizClient]:
     """The real client, connected to the fake, until the block ends."""
-    settings = Settings.from_environ(
-        {**fake.environ(), "DISCORD_GUILD_ID": guild_id, **(environ or {})}
-    )
+    settings = discord_settings({**fake.environ(), "DISCORD_GUILD_ID": guild_id, **(environ or {})})
     use_endpoints(settings)
     client = QuizClient(engine, settings, **options)  # type: ignore[arg-type]
     task = asyncio.create_task(client.start(settings.token))

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from adapters.discord.client import QuizClient, use_endpoints
-from adapters.discord.settings import Settings, SettingsError
+from adapters.discord.settings import SettingsError
 from bot.content.banks import Catalog, Question
 from bot.persistence import Store
 from bot.play import scoring
@@ -18,7 +18,7 @@ from bot.play.engine import Engine
 from bot.ui.messages import t
 
 from .fake_discord import ALICE, BOB, FakeDiscord, FakeUser, Fault, Outcome
-from .support import answer_button, answers_on_disk, running_bot, warnings
+from .support import answer_button, answers_on_disk, discord_settings, running_bot, warnings
 
 TOPIC = "tiny"
 
@@ -296,7 +296,7 @@ async def test_discord_unreachable_at_start_is_one_line(
     closed = f"{'http' if down == 'api' else 'ws'}://127.0.0.1:{unused_port}"
     environ = {**fake.environ()}
     environ["DISCORD_API_BASE_URL" if down == "api" else "DISCORD_GATEWAY_URL"] = closed
-    settings = Settings.from_environ(environ)
+    settings = discord_settings(environ)
     use_endpoints(settings)
     client = QuizClient(engine, settings)
     with pytest.raises(SettingsError) as raised:

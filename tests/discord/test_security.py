@@ -8,13 +8,14 @@ import logging
 
 import pytest
 
-import adapters.discord
+from adapters.discord import runtime
+from adapters.discord.settings import SettingsError
 from bot.content.banks import Catalog
 from bot.play.engine import Engine
 from bot.ui.messages import t
 
 from .fake_discord import CHANNEL_ID, OWEN, FakeDiscord, Fault
-from .support import answer_button, running_bot
+from .support import answer_button, discord_settings, running_bot
 
 SECRET = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.Gsecret.known-value-that-must-never-show"
 WRONG = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.Gwrong.another-value-that-must-never-show"
@@ -32,14 +33,12 @@ async def test_the_token_shows_nowhere(
     engine: Engine,
     catalog: Catalog,
     caplog: pytest.LogCaptureFixture,
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     caplog.set_level(logging.DEBUG)  # even discord.py's debug lines
     # A rejected token: the operator gets one clear line, without the token.
-    for key, value in {**fake.environ(), "DISCORD_TOKEN": WRONG}.items():
-        monkeypatch.setenv(key, value)
-    with pytest.raises(adapters.discord.SettingsError) as rejected:
-        await adapters.discord.serve(engine)
+    settings = discord_settings({**fake.environ(), "DISCORD_TOKEN": WRONG})
+    with pytest.raises(SettingsError) as rejected:
+        await runtime.serve(engine, settings)
     assert "401 Unauthorized" in str(rejected.value)
 
     bank = catalog.get("tiny")

@@ -2,25 +2,34 @@
 
 from __future__ import annotations
 
-import argparse
 import asyncio
+from collections.abc import Mapping
 from pathlib import Path
 
 import pytest
 
-import adapters.discord as adapter
 from adapters.cli import main
-from adapters.discord import SettingsError, configured, serve, settings_problems, sync_command
-from adapters.discord.settings import Settings
+from adapters.discord.runtime import REJECTED, serve
+from adapters.discord.settings import SettingsError
+from adapters.settings import load
 from bot.content.banks import Catalog
+from bot.operations.settings import InvalidSettings
 from bot.persistence import Store
 from bot.play.engine import Engine
 
+from ..support.settings import problems
 from .fake_discord import FakeDiscord
-from .support import running_bot
+from .support import discord_settings, running_bot
 
 SECRET = "MTIzNDU2Nzg5.secret-part.do-not-print"
-ARGS = argparse.Namespace(http=False, port=3000, db=None)
+
+
+def settings_problems(environ: Mapping[str, str]) -> list[str]:
+    return problems(environ, platforms=("discord",))
+
+
+def configured(environ: Mapping[str, str]) -> bool:
+    return load(environ).discord.configured
 
 
 def test_settings_problems_name_the_variable_and_never_the_token() -> None:
@@ -43,7 +52,7 @@ def test_settings_problems_name_the_variable_and_never_the_token() -> None:
 
 def test_endpoints_default_to_discords_api_version() -> None:
     env = {"DISCORD_TOKEN": "x", "DISCORD_GUILD_ID": " 42 "}
-    settings = Settings.from_environ(
+    settings = discord_settings(
         {**env, "DISCORD_API_BASE_URL": "http://127.0.0.1:9/", "DISCORD_GATEWAY_URL": "ws://h/g"}
     )
     assert (settings.api_base_url, settings.gateway_url, settings.guild_id) == (
@@ -51,11 +60,11 @@ def test_endpoints_default_to_discords_api_version() -> None:
         "ws://h/g",
         42,
     )
-    proxied = Settings.from_environ({**env, "DISCORD_API_BASE_URL": "https://proxy/api/v9"})
+    proxied = discord_settings({**env, "DISCORD_API_BASE_URL": "https://proxy/api/v9"})
     assert proxied.api_base_url == "https://proxy/api/v9"
-    assert Settings.from_environ(env).api_base_url is None
-    with pytest.raises(SettingsError, match="DISCORD_TOKEN is not set"):
-        Settings.from_environ({})
+    assert discord_settings(env).api_base_url is None
+    with pytest.raises(InvalidSettings, match="DISCORD_TOKEN is not set"):
+        discord_settings({})
 
 
 def test_the_cli_reports_a_missing_token_in_one_line(
@@ -80,7 +89,7 @@ async def test_serve_runs_on_the_callers_loop_until_cancelled(
     fake: FakeDiscord, engine: Engine, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _use_fake(fake, monkeypatch)
-    task = asyncio.create_task(serve(engine, ARGS))
+    task = asyncio.create_task(serve(engine, load().discord))
     await asyncio.wait_for(fake.connected.wait(), 10)
     outcome = await fake.slash("quiz", topic="offloading")
     assert "Question 1 of 8" in outcome.text()
@@ -94,9 +103,9 @@ async def test_a_rejected_token_is_one_clear_line(
 ) -> None:
     _use_fake(fake, monkeypatch, token=SECRET)
     with pytest.raises(SettingsError) as raised:
-        await serve(engine, ARGS)
+        await serve(engine, load().discord)
     message = str(raised.value)
-    assert message == adapter.REJECTED and "DISCORD_TOKEN" in message and SECRET not in message
+    assert message == REJECTED and "DISCORD_TOKEN" in message and SECRET not in message
     assert "\n" not in message
 
 
@@ -110,8 +119,8 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
     _use_fake(fake, monkeypatch)
     db = tmp_path / "sync.db"
     monkeypatch.setenv("QUIZBOT_DB", str(db))
-    # sync_command runs its own event loop, as the CLI calls it: give it a thread.
-    assert await asyncio.to_thread(sync_command, argparse.Namespace()) == 0
+    # The command runs its own event loop: give it a thread.
+    assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
     assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
     assert fake.command_syncs == 2  # forced, though unchanged
     assert capsys.readouterr().out.count("Synced 9 slash commands to all servers.") == 2
@@ -123,7 +132,7 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
         await store.close()
 
     monkeypatch.setenv("DISCORD_TOKEN", SECRET)
-    assert await asyncio.to_thread(sync_command, argparse.Namespace()) == 1
+    assert await asyncio.to_thread(main, ["discord", "sync"]) == 1
     err = capsys.readouterr().err
     assert err.startswith("quizbot: Discord rejected DISCORD_TOKEN") and SECRET not in err
 
@@ -137,15 +146,15 @@ async def test_discord_sync_reads_the_settings_file_like_run(
     settings = tmp_path / "quizbot.toml"
     settings.write_text(f'db = "{tmp_path / "configured.db"}"\n', encoding="utf-8")
     monkeypatch.setenv("QUIZBOT_CONFIG", str(settings))
-    assert await asyncio.to_thread(sync_command, argparse.Namespace()) == 0
+    assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
     assert (tmp_path / "configured.db").exists()
     assert not (tmp_path / "xdg").exists()
 
 
 def test_the_admin_role_is_a_role_name() -> None:
     env = {"DISCORD_TOKEN": "x"}
-    assert Settings.from_environ(env).admin_role is None
-    assert Settings.from_environ({**env, "QUIZBOT_ADMIN_ROLE": " Quiz leads "}).admin_role == (
+    assert discord_settings(env).admin_role is None
+    assert discord_settings({**env, "QUIZBOT_ADMIN_ROLE": " Quiz leads "}).admin_role == (
         "Quiz leads"
     )
     [problem] = settings_problems({**env, "QUIZBOT_ADMIN_ROLE": "r" * 101})

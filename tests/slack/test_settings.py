@@ -3,20 +3,29 @@ traceback, through the real `quizbot run slack` entry point."""
 
 from __future__ import annotations
 
-import argparse
+from collections.abc import Mapping
 
 import pytest
 import yaml
 
 from adapters import cli
-from adapters.slack import configured, settings_problems
-from adapters.slack.settings import SlackSettings
+from adapters.settings import load
 
 from ..support.environment import REPO
+from ..support.settings import problems
 
 
-def args(http: bool = False, port: int = 3000) -> argparse.Namespace:
-    return argparse.Namespace(http=http, port=port, db=None)
+def args(http: bool = False, port: int = 3000) -> dict[str, object]:
+    """The command line's options, as `quizbot run slack [--http] [--port N]` gives them."""
+    return {"--http": http, "--port": port}
+
+
+def settings_problems(environ: Mapping[str, str], options: Mapping[str, object]) -> list[str]:
+    return problems(environ, options, platforms=("slack",))
+
+
+def configured(environ: Mapping[str, str]) -> bool:
+    return load(environ).slack.configured
 
 
 def test_socket_mode_needs_the_bot_and_app_tokens() -> None:
@@ -63,9 +72,9 @@ def test_wrong_values_are_named_without_echoing_them() -> None:
 def test_extra_admins_are_member_ids() -> None:
     env = {"SLACK_BOT_TOKEN": "xoxb-1", "SLACK_APP_TOKEN": "xapp-1"}
     listed = {**env, "QUIZBOT_SLACK_ADMINS": " U0123ABCD, W0456EFGH ,,"}
-    assert SlackSettings.from_environ(listed, args()).admins == {"U0123ABCD", "W0456EFGH"}
+    assert load(listed, args()).slack.admins == {"U0123ABCD", "W0456EFGH"}
     assert settings_problems(listed, args()) == []
-    assert SlackSettings.from_environ(env, args()).admins == frozenset()
+    assert load(env, args()).slack.admins == frozenset()
     handles = {**env, "QUIZBOT_SLACK_ADMINS": "U0123ABCD,@alice"}
     assert settings_problems(handles, args()) == [
         "QUIZBOT_SLACK_ADMINS must list Slack member ids (like U0123ABCD), comma-separated,"

@@ -3,14 +3,13 @@ that Slack's apps.connections.open points it to, and answers envelopes with acks
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import contextlib
-import os
 
 import pytest
 
-import adapters.slack as slack_adapter
+from adapters.settings import load
+from adapters.slack import runtime
 from bot.play.engine import Engine
 
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
@@ -23,12 +22,11 @@ async def test_socket_mode_serves_a_quiz(
     monkeypatch.setenv("SLACK_APP_TOKEN", "xapp-test")
     monkeypatch.setenv("SLACK_API_URL", fake.api_url)
     monkeypatch.delenv("SLACK_SIGNING_SECRET", raising=False)
-    args = argparse.Namespace(http=False, port=3000, db=None)
-    assert slack_adapter.settings_problems(os.environ, args) == []
+    settings = load(platforms=("slack",)).slack  # no problem: it would raise
 
     # Slack's side, minus HTTP: envelopes carry the same payloads.
     slack = SlackDriver(fake, app_url="", secret="")
-    server = asyncio.create_task(slack_adapter.serve(engine, args))
+    server = asyncio.create_task(runtime.serve(engine, settings))
     try:
         envelope = await fake.send_envelope(
             "slash_commands", slack.command_fields("tiny", "U1", "s1")
