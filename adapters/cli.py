@@ -76,7 +76,7 @@ def _catalog(core: CoreSettings, report: bool = True) -> Catalog:
 async def _with_engine(core: CoreSettings, work):  # type: ignore[no-untyped-def]
     store = await Store.open(core.db)
     try:  # closing the store on every way out: its threads would keep the process alive
-        metrics.RUNS_IN_PROGRESS.set_function(lambda: store.runs_in_progress)
+        metrics.RUNS_IN_PROGRESS.set_function(lambda: store.runs.in_progress)
         engine = Engine(
             _catalog(core),
             store,
@@ -226,7 +226,7 @@ def _cmd_db_backup(args: argparse.Namespace) -> int:
         return 1
 
     async def work(engine: Engine) -> int:
-        await engine.store.backup(target)
+        await engine.store.database.backup(target)
         print(f"backed up {engine.store.path} to {target}")
         return 0
 

@@ -3,9 +3,9 @@
 
     python -m bench.leaderboards [--answers 1000000] [--queries 1000]
 
-The totals are built by the store's own ledger (the code every answer goes through)
-from synthetic answers spread over the last 60 days; the answer rows themselves are not
-written, since no leaderboard query reads them.
+The totals are built by the store's own ledger (the code every answer goes through,
+here through ``store.boards.credit``) from synthetic answers spread over the last 60
+days; the answer rows themselves are not written, since no leaderboard query reads them.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from bot.content.banks import default_directories, load_catalog
-from bot.persistence import Store
+from bot.persistence import Credit, Store
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
 from bot.ui.views import Leaderboard
@@ -44,31 +44,21 @@ async def populate(store: Store, answers: int, now: float) -> float:
     players = [PlayerRef("slack", f"U{i:05d}", f"Player {i}") for i in range(PLAYERS)]
     scopes = [ScopeRef("slack", f"T{i:02d}", "C") for i in range(SCOPES)]
     started = time.perf_counter()
-
-    def names(db: sqlite3.Connection) -> None:
-        db.executemany(
-            "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)",
-            [(p.platform, p.id, p.name) for p in players],
-        )
-
-    await store._write(names)
+    await asyncio.gather(*(store.runs.save_player(p) for p in players))  # group-committed
     for offset in range(0, answers, CHUNK):
-        batch = [
-            (
-                rng.choice(players),
-                rng.choice(scopes),
-                rng.choice(TOPICS),
-                rng.choice((0, 10, 15, 20)),
-                True,
-                now - rng.uniform(0, 60 * 86400),
-            )
-            for _ in range(min(CHUNK, answers - offset))
-        ]
-
-        def credit(db: sqlite3.Connection, batch: list = batch) -> None:  # type: ignore[type-arg]
-            store._ledger.credit_many(db, batch)
-
-        await store._write(credit)
+        await store.boards.credit(
+            [
+                Credit(
+                    rng.choice(players),
+                    rng.choice(scopes),
+                    rng.choice(TOPICS),
+                    rng.choice((0, 10, 15, 20)),
+                    True,
+                    now - rng.uniform(0, 60 * 86400),
+                )
+                for _ in range(min(CHUNK, answers - offset))
+            ]
+        )
     return time.perf_counter() - started
 
 

@@ -53,7 +53,7 @@ async def measure(runs: int) -> str:
                 assert all(isinstance(v, QuestionView) for v in views)
             gc.collect()
             loaded = rss_mib()
-            assert store.runs_in_progress == runs
+            assert store.runs.in_progress == runs
         finally:
             await store.close()
     finally:

@@ -37,13 +37,13 @@ async def client_for(engine: Engine) -> TestClient:
 
 
 async def test_metrics_move_when_answers_are_recorded(engine: Engine) -> None:
-    metrics.RUNS_IN_PROGRESS.set_function(lambda: engine.store.runs_in_progress)
+    metrics.RUNS_IN_PROGRESS.set_function(lambda: engine.store.runs.in_progress)
     client = await client_for(engine)
     try:
         before = metrics.sample("quizbot_answers_recorded_total", mode="quiz")
         view = await engine.start_quiz(ANA, TEAM, "tiny", "en")
         assert isinstance(view, QuestionView)
-        assert engine.store.runs_in_progress == 1
+        assert engine.store.runs.in_progress == 1
         assert isinstance(await engine.click(ANA, right_choice(engine, view)), Feedback)
         response = await client.get("/metrics")
         assert response.status == 200
@@ -206,13 +206,13 @@ async def test_the_first_schema_version_migrates_with_its_data(tmp_path: Path, c
         assert isinstance(board, Leaderboard)
         assert [(r.name, r.points) for r in board.rows] == [("Ana", 10)]
         # The run in progress kept its language and continues where it stopped.
-        kept = await store.load_run("a1b2c3d4e5f60718")
+        kept = await store.runs.load("a1b2c3d4e5f60718")
         assert kept is not None and (kept.locale, kept.position) == ("hi", 1)
         resumed = await engine.start_quiz(ANA, TEAM, "offloading", "hi", resume=True)
         assert isinstance(resumed, QuestionView)
         assert (resumed.number, resumed.locale, resumed.run_id) == (2, "hi", "a1b2c3d4e5f60718")
-        assert await store.player_locale("slack", "U2") == "bn"
-        assert await store.setting("discord.commands_hash") == "0123abcd"
+        assert await store.runs.player_locale("slack", "U2") == "bn"
+        assert await store.database.setting("discord.commands_hash") == "0123abcd"
         assert integrity_problems(path) == []
     finally:
         await store.close()

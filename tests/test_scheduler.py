@@ -54,7 +54,7 @@ async def test_one_broken_channel_never_stops_the_others(
     engine, publisher = await open_engine(tmp_path / "d.db", catalog, clock)
     # A schedule row no command would write (a zone the tz database lacks), stored first.
     broken = ScopeRef("slack", "T1", "C-broken")
-    await engine.store.set_daily(
+    await engine.store.dailies.save_schedule(
         DailySchedule(broken, ("offloading",), time(9), "Mars/Olympus", "en")
     )
     await switch_on(engine, "offloading", "09:00", "UTC")
@@ -169,7 +169,7 @@ async def test_a_race_stopped_mid_step_stays_stopped(tmp_path: Path, catalog: Ca
     assert stopped.kind == "race_stopped"
     publisher.release.set()
     await asyncio.wait_for(stepping, 5)
-    assert [r.scope for r in await engine.store.running_races()] == [publisher.held]
+    assert [r.scope for r in await engine.store.races.running()] == [publisher.held]
     after_stop = publisher.posts[-1]
     assert after_stop.channel == publisher.held  # nothing more was posted in the stopped one
     clock.advance(60)

@@ -108,30 +108,30 @@ async def test_group_commit_batches_and_keeps_order(store: Store) -> None:
             seen.append(i)
             return i
 
-        return await store._write(work)
+        return await store.database.write(work)
 
-    before = store.transactions
+    before = store.database.transactions
     results = await asyncio.gather(*(write(i) for i in range(100)))
     assert results == list(range(100))
     assert seen == list(range(100))  # committed in arrival order
-    assert store.transactions - before < 10  # together, not one transaction each
-    assert await store.setting("k99") == "99"
+    assert store.database.transactions - before < 10  # together, not one transaction each
+    assert await store.database.setting("k99") == "99"
 
 
 async def test_a_failed_write_fails_only_its_caller(store: Store) -> None:
     async def good(key: str) -> None:
-        await store.set_setting(key, "ok")
+        await store.database.set_setting(key, "ok")
 
     async def bad() -> None:
         def work(db: sqlite3.Connection) -> None:
             db.execute("INSERT INTO no_such_table VALUES (1)")
 
-        await store._write(work)
+        await store.database.write(work)
 
     results = await asyncio.gather(good("a"), bad(), good("b"), return_exceptions=True)
     assert results[0] is None and results[2] is None
     assert isinstance(results[1], StoreError) and "no_such_table" in str(results[1])
-    assert await store.setting("a") == "ok" and await store.setting("b") == "ok"
+    assert await store.database.setting("a") == "ok" and await store.database.setting("b") == "ok"
 
 
 async def test_answers_survive_a_reopen(tmp_path: Path, catalog: Catalog) -> None:
@@ -165,3 +165,14 @@ def test_migrations_split_where_sqlite_does(tmp_path: Path) -> None:
     assert db.execute("SELECT text FROM notes ORDER BY id").fetchall() == [("x;y",), ("a;b",)]
     assert db.execute("SELECT text FROM log").fetchall() == [("noted; x;y",), ("noted; a;b",)]
     db.close()
+
+
+async def test_concurrent_answers_share_a_transaction(engine: Engine, store: Store) -> None:
+    players = [PlayerRef("slack", f"g{i:02d}", f"Player {i}") for i in range(20)]
+    views = [await engine.start_quiz(p, TEAM, "tiny", "en") for p in players]
+    clicks = [right_choice(engine, v) for v in views if isinstance(v, QuestionView)]
+    before = store.database.transactions
+    answers = (engine.click(p, c) for p, c in zip(players, clicks, strict=True))
+    results = await asyncio.gather(*answers)
+    assert all(isinstance(r, Feedback) and r.correct for r in results)
+    assert store.database.transactions - before < 5  # group commit: not one each

@@ -252,11 +252,11 @@ class QuizClient(discord.Client):
             ).encode()
         ).hexdigest()
         store = self.engine.store
-        if not force and await store.setting(COMMANDS_HASH) == digest:
+        if not force and await store.database.setting(COMMANDS_HASH) == digest:
             log.info("slash commands unchanged: not syncing")
             return SyncResult(False, len(payload), self.settings.guild_id)
         synced = await self.tree.sync(guild=self._guild)
-        await store.set_setting(COMMANDS_HASH, digest)
+        await store.database.set_setting(COMMANDS_HASH, digest)
         where = f"server {self.settings.guild_id}" if self._guild else "all servers"
         log.info("synced %d slash commands to %s", len(synced), where)
         return SyncResult(True, len(synced), self.settings.guild_id)

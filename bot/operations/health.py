@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.persistence import Store, StoreError
+from bot.persistence import Database, StoreError
 from bot.play.clock import Clock
 
 WRITE_TIMEOUT = 2.0
@@ -13,7 +13,7 @@ WRITE_TIMEOUT = 2.0
 
 @dataclass
 class Health:
-    store: Store
+    database: Database
     clock: Clock
     platforms: dict[str, bool] = field(default_factory=dict)
 
@@ -24,7 +24,7 @@ class Health:
     async def check(self) -> dict[str, str]:
         """Each component's state: "ok" or what is wrong."""
         try:
-            await asyncio.wait_for(self.store.heartbeat(self.clock.now()), WRITE_TIMEOUT)
+            await asyncio.wait_for(self.database.heartbeat(self.clock.now()), WRITE_TIMEOUT)
             database = "ok"
         except (StoreError, TimeoutError) as exc:
             database = f"not writable: {exc or 'timed out'}"

@@ -68,6 +68,12 @@ SCHEDULER_ERRORS = Counter(
     ["work"],
     registry=REGISTRY,
 )
+TASK_FAILURES = Counter(
+    "quizbot_background_task_failures",
+    "Background tasks that ended with an exception, by task.",
+    ["task"],
+    registry=REGISTRY,
+)
 RUNS_IN_PROGRESS = Gauge(
     "quizbot_runs_in_progress", "Personal quiz runs started, not finished.", registry=REGISTRY
 )

@@ -1,31 +1,65 @@
 """Persistence on SQLite through aiosqlite. All of quizbot's SQL lives in this package.
 
-One writer connection is owned by a writer task that commits whatever writes have
-arrived in one transaction (group commit); each caller awaits its own batch's commit,
-so an answer is on disk before its feedback is shown. Reads use their own connection,
-so a leaderboard never waits behind writes (WAL mode).
+One ``Database`` owns the connections: a writer task commits whatever writes have
+arrived in one transaction (group commit), and each caller awaits its own batch's commit,
+so an answer is on disk before its feedback is shown; reads use their own connection, so
+a leaderboard never waits behind writes (WAL mode). A repository per aggregate holds its
+tables' SQL and writes only through that one writer; ``Store`` opens the database and
+hands out the repositories.
 """
 
 from __future__ import annotations
 
-from bot.persistence.channel import ChannelTables
-from bot.persistence.quiz import QuizTables
+from pathlib import Path
+
+from bot.persistence.boards import BoardRepository
+from bot.persistence.competitions import CompetitionRepository
+from bot.persistence.dailies import DailyRepository
+from bot.persistence.database import BUSY_TIMEOUT_MS, MAX_BATCH, Database
+from bot.persistence.races import RaceRepository
 from bot.persistence.rows import (
     ALL_BANKS,
     AnswerRecord,
     BankTotals,
     ChannelAnswer,
     ChannelResults,
+    Credit,
     Recorded,
     Standing,
     StoreError,
     TotalRow,
 )
+from bot.persistence.runs import RunRepository
 from bot.persistence.schema import MIGRATIONS, integrity_problems
 
 
-class Store(QuizTables, ChannelTables):
-    """The async interface to the database; open with ``await Store.open(path)``."""
+class Store:
+    """The database and its repositories; open with ``await Store.open(path)``."""
+
+    def __init__(self, database: Database, runs: RunRepository):
+        self.database = database
+        self.path = database.path
+        self.runs = runs
+        self.boards = BoardRepository(database)
+        self.dailies = DailyRepository(database)
+        self.races = RaceRepository(database)
+        self.competitions = CompetitionRepository(database)
+
+    @classmethod
+    async def open(
+        cls, path: str | Path, max_batch: int = MAX_BATCH, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+    ) -> Store:
+        """Open (creating and migrating) the database; see ``Database.open``."""
+        database = await Database.open(path, max_batch, busy_timeout_ms)
+        try:
+            runs = await RunRepository.open(database)
+        except BaseException:
+            await database.close()
+            raise
+        return cls(database, runs)
+
+    async def close(self) -> None:
+        await self.database.close()
 
 
 __all__ = [
@@ -33,9 +67,16 @@ __all__ = [
     "MIGRATIONS",
     "AnswerRecord",
     "BankTotals",
+    "BoardRepository",
     "ChannelAnswer",
     "ChannelResults",
+    "CompetitionRepository",
+    "Credit",
+    "DailyRepository",
+    "Database",
+    "RaceRepository",
     "Recorded",
+    "RunRepository",
     "Standing",
     "Store",
     "StoreError",

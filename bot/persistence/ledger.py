@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from bot.persistence.rows import ALL_BANKS, AnswerRecord, Recorded
+from bot.persistence.rows import ALL_BANKS, AnswerRecord, Credit, Recorded
 from bot.play.clock import period_keys
 from bot.play.refs import PlayerRef, ScopeRef
 
@@ -75,13 +76,9 @@ class Ledger:
         correct: bool,
         at: float,
     ) -> None:
-        self.credit_many(db, [(player, scope, bank_id, points, correct, at)])
+        self.credit_many(db, [Credit(player, scope, bank_id, points, correct, at)])
 
-    def credit_many(
-        self,
-        db: sqlite3.Connection,
-        answers: list[tuple[PlayerRef, ScopeRef, str, int, bool, float]],
-    ) -> None:
+    def credit_many(self, db: sqlite3.Connection, answers: Sequence[Credit]) -> None:
         """Add answers to their topic and to all topics, in every period they fall in and
         in each running competition whose window and topics they fit; answers to the same
         leaderboard row are summed first, so each row is written once."""
@@ -194,7 +191,9 @@ def record_answers(
             run.bank_id, record.question_id, record.choice, int(record.correct), points, record.at,
         ))  # fmt: skip
         if not practice:  # boards count first attempts, like the points they show
-            credits.append((run.player, run.scope, run.bank_id, points, record.correct, record.at))
+            credits.append(
+                Credit(run.player, run.scope, run.bank_id, points, record.correct, record.at)
+            )
         progress.append((int(record.correct), points, record.at, run.id))
         results[i] = Recorded(points, practice, False, record.choice, record.correct)
     db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?)", answers)

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
+from bot.play.refs import PlayerRef, ScopeRef
 from bot.play.runs import Run
 
 ALL_BANKS = "*"  # the bank id of the all-topics leaderboards
@@ -20,6 +22,18 @@ class AnswerRecord:
     choice: int
     correct: bool
     points: int  # what the answer earns if it is the player's first attempt
+    at: float
+
+
+class Credit(NamedTuple):
+    """Points an answer adds to the totals. A tuple, since the ledger unpacks many at a
+    time in the writer's hot loop."""
+
+    player: PlayerRef
+    scope: ScopeRef
+    bank_id: str
+    points: int
+    correct: bool
     at: float
 
 

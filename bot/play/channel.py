@@ -204,7 +204,7 @@ class ChannelPlay:
             loc,
             *([reveal_after] if reveal_after else []),
         )
-        await self.store.set_daily(schedule)
+        await self.store.dailies.save_schedule(schedule)
         return Notice(loc, "daily_on", self._daily_status_text(schedule, loc))
 
     def _daily_status_text(self, schedule: DailySchedule, locale: str) -> str:
@@ -222,11 +222,11 @@ class ChannelPlay:
     async def daily_off(self, caller: Caller) -> Notice:
         if not caller.is_admin:
             return _notice(caller.locale, "admin_only")
-        removed = await self.store.remove_daily(caller.scope)
+        removed = await self.store.dailies.remove_schedule(caller.scope)
         return _notice(caller.locale, "daily_off" if removed else "daily_none")
 
     async def daily_status(self, caller: Caller) -> Notice:
-        schedules = await self.store.daily_schedules(caller.scope.platform)
+        schedules = await self.store.dailies.schedules(caller.scope.platform)
         mine = next((s for s in schedules if s.scope == caller.scope), None)
         if mine is None:
             return _notice(caller.locale, "daily_none")
@@ -253,7 +253,7 @@ class ChannelPlay:
     async def post_due_dailies(self) -> int:
         """Post every daily question that is due and not posted yet; returns how many."""
         now = self.clock.now()
-        schedules = await self.store.daily_schedules()
+        schedules = await self.store.dailies.schedules()
         return await self._each("the daily question", schedules, lambda s: self._post_daily(s, now))
 
     async def _post_daily(self, schedule: DailySchedule, now: float) -> bool:
@@ -269,7 +269,7 @@ class ChannelPlay:
         ]
         if not candidates:
             return False
-        cycle, used = await self.store.daily_history(schedule.scope)
+        cycle, used = await self.store.dailies.history(schedule.scope)
         seed = secrets.randbits(48)
         (bank_id, question_id), new_cycle = draw(candidates, used, seed)
         post = DailyPost(
@@ -284,7 +284,7 @@ class ChannelPlay:
             posted_at=now,
             reveal_at=reveal_time(schedule, day),
         )
-        if not await self.store.claim_daily_post(post):
+        if not await self.store.dailies.claim_post(post):
             return False  # already posted for that day
         view = self._daily_view(post, 0)
         assert view is not None
@@ -292,14 +292,14 @@ class ChannelPlay:
         if ref is None:  # the platform refused: the day is lost, never doubled
             metrics.DAILY_POSTS.labels(outcome="missed").inc()
             return False
-        await self.store.set_daily_message(post.id, ref)
+        await self.store.dailies.set_message(post.id, ref)
         metrics.DAILY_POSTS.labels(outcome="made").inc()
         return True
 
     async def daily_click(self, player: PlayerRef, action: codec.DailyAction, locale: str) -> (
         ChannelFeedback | Notice
     ):  # fmt: skip
-        post = await self.store.daily_post(action.post_id)
+        post = await self.store.dailies.post(action.post_id)
         found = self._question(post.bank_id, post.question_id) if post else None
         if post is None or found is None or post.scope.platform != player.platform:
             return _notice(locale, "invalid")
@@ -310,7 +310,7 @@ class ChannelPlay:
         if post.revealed_at is not None or now >= post.reveal_at:
             return _notice(locale, "daily_closed")
         correct = action.choice == question.answer
-        recorded = await self.store.record_daily_answer(
+        recorded = await self.store.dailies.record_answer(
             post, player, action.choice, correct,
             lambda streak: scoring.daily_points(correct, question.difficulty, streak), now,
         )  # fmt: skip
@@ -348,10 +348,10 @@ class ChannelPlay:
             self._refresh_pending.discard(post.id)
         publisher = self._publisher(post.scope)
         try:  # a task of its own: nothing may escape it (no one awaits its result)
-            current = await self.store.daily_post(post.id)
+            current = await self.store.dailies.post(post.id)
             if publisher is None or current is None or current.revealed_at is not None:
                 return
-            results = await self.store.daily_results(current)
+            results = await self.store.dailies.results(current)
             view = self._daily_view(current, sum(results.counts.values()))
             if view is not None:
                 await publisher.update(post.scope, post.message_ref or "", view)
@@ -361,7 +361,7 @@ class ChannelPlay:
 
     async def reveal_due_dailies(self) -> int:
         now = self.clock.now()
-        posts = await self.store.daily_posts_to_reveal(now)
+        posts = await self.store.dailies.posts_to_reveal(now)
         return await self._each("the daily results", posts, lambda p: self._reveal_daily(p, now))
 
     async def _reveal_daily(self, post: DailyPost, now: float) -> bool:
@@ -371,12 +371,12 @@ class ChannelPlay:
         found = self._question(post.bank_id, post.question_id)
         if publisher is None or self._reveal_retry.get(post.id, 0.0) > now:
             return False
-        if not await self.store.mark_daily_revealed(post.id, now):
+        if not await self.store.dailies.mark_revealed(post.id, now):
             return False  # another scheduler has it
         if found is None or post.message_ref is None:
             return False  # nothing to reveal: its bank is gone or it was never posted
         bank, question = found
-        results = await self.store.daily_results(post)
+        results = await self.store.dailies.results(post)
         choices = _daily_choices(post, question, post.locale)
         bars, answer, total = _bars(choices, results, question)
         view = DailyRevealView(
@@ -395,7 +395,7 @@ class ChannelPlay:
             self._reveal_retry.pop(post.id, None)
             metrics.DAILY_REVEALS.labels(outcome="made").inc()
             return True
-        await self.store.unmark_daily_revealed(post.id)
+        await self.store.dailies.unmark_revealed(post.id)
         self._reveal_retry[post.id] = now + REVEAL_RETRY_SECONDS
         metrics.DAILY_REVEALS.labels(outcome="failed").inc()
         return False
@@ -429,10 +429,10 @@ class ChannelPlay:
             opened_at=now,
             phase_until=now + seconds,
         )
-        if not await self.store.create_race(race, now):
+        if not await self.store.races.create(race, now):
             return _notice(loc, "race_running")
         if not await self._post_race_question(race, publisher):
-            await self.store.update_race(race, race.stopped(now))  # nobody could see it
+            await self.store.races.update(race, race.stopped(now))  # nobody could see it
             return _notice(loc, "cannot_post")
         return _notice(loc, "race_started", total=count, seconds=seconds)
 
@@ -466,7 +466,7 @@ class ChannelPlay:
     async def race_click(self, player: PlayerRef, action: codec.RaceAction, locale: str) -> (
         RaceLockedView | Notice
     ):  # fmt: skip
-        race = await self.store.race(action.race_id)
+        race = await self.store.races.get(action.race_id)
         if race is None or race.scope.platform != player.platform:
             return _notice(locale, "invalid")
         found = self._race_question(race) if action.number == race.current else None
@@ -478,7 +478,7 @@ class ChannelPlay:
             return _notice(locale, "invalid")
         correct = action.choice == question.answer
         elapsed = now - race.opened_at
-        recorded = await self.store.record_race_answer(
+        recorded = await self.store.races.record_answer(
             race, player, action.choice, correct,
             lambda streak: scoring.race_points(
                 correct, question.difficulty, elapsed, race.seconds, streak
@@ -494,7 +494,7 @@ class ChannelPlay:
     async def advance_races(self) -> int:
         """Close questions whose time is up and open the next ones; returns the steps."""
         now = self.clock.now()
-        races = await self.store.running_races()
+        races = await self.store.races.running()
         return await self._each("a race", races, lambda race: self._advance_race(race, now))
 
     async def _advance_race(self, race: Race, now: float) -> bool:
@@ -505,14 +505,14 @@ class ChannelPlay:
         # another scheduler) since then is left as it is.
         if race.phase == "open":
             closed = race.closed(now)
-            if not await self.store.update_race(race, closed):
+            if not await self.store.races.update(race, closed):
                 return False
             await self._reveal_race_question(race, publisher)
             if closed.phase == "done":
                 await self._post_podium(closed, publisher, stopped=False)
         else:
             opened = race.next_opened(now)
-            if not await self.store.update_race(race, opened):
+            if not await self.store.races.update(race, opened):
                 return False
             await self._post_race_question(opened, publisher)
         return True
@@ -522,9 +522,9 @@ class ChannelPlay:
         if found is None:
             return
         bank, question = found
-        results = await self.store.race_results(race)
+        results = await self.store.races.results(race)
         bars, answer, _ = _bars(self._race_choices(race, question, race.locale), results, question)
-        standings = await self.store.race_standings(race, STANDINGS_SHOWN)
+        standings = await self.store.races.standings(race, STANDINGS_SHOWN)
         view = RaceRevealView(
             locale=race.locale,
             topic_title=i18n.pick(bank.title, race.locale),
@@ -540,7 +540,7 @@ class ChannelPlay:
 
     async def _post_podium(self, race: Race, publisher: Publisher, stopped: bool) -> None:
         bank = self.catalog.get(race.bank_id)
-        standings = await self.store.race_standings(race, 10)
+        standings = await self.store.races.standings(race, 10)
         view = RacePodiumView(
             locale=race.locale,
             topic_title=i18n.pick(bank.title, race.locale) if bank else race.bank_id,
@@ -550,14 +550,14 @@ class ChannelPlay:
         await self._post(publisher, race.scope, view, "the race podium")
 
     async def race_stop(self, caller: Caller) -> Notice:
-        races = await self.store.running_races(caller.scope)
+        races = await self.store.races.running(caller.scope)
         if not races:
             return _notice(caller.locale, "race_none")
         race = races[0]
         if race.starter_id != caller.player.id and not caller.is_admin:
             return _notice(caller.locale, "race_not_starter")
-        while not await self.store.update_race(race, race.stopped(self.clock.now())):
-            current = await self.store.race(race.id)  # it moved on: stop it where it is now
+        while not await self.store.races.update(race, race.stopped(self.clock.now())):
+            current = await self.store.races.get(race.id)  # it moved on: stop it where it is now
             if current is None or current.phase == "done":
                 return _notice(caller.locale, "race_none")
             race = current
@@ -590,11 +590,11 @@ class ChannelPlay:
         if unknown:
             return _notice(loc, "bad_topics", topics=", ".join(unknown))
         bank_ids = tuple(dict.fromkeys(b.id for b in banks if b))
-        created = await self.store.create_competition(
+        created = await self.store.competitions.create(
             caller.scope, name.strip()[:100], bank_ids, now, ends_at, caller.player.id
         )
         if created is None:
-            running = await self.store.running_competition(caller.scope)
+            running = await self.store.competitions.running(caller.scope)
             return _notice(loc, "competition_running", name=running.name if running else "")
         titles = ", ".join(
             i18n.pick(b.title, loc) for b in map(self.catalog.get, bank_ids) if b
@@ -604,14 +604,14 @@ class ChannelPlay:
     async def competition_end(self, caller: Caller) -> Notice:
         if not caller.is_admin:
             return _notice(caller.locale, "admin_only")
-        running = await self.store.running_competition(caller.scope)
+        running = await self.store.competitions.running(caller.scope)
         if running is None:
             return _notice(caller.locale, "competition_none")
         await self._finish_competition(running)
         return _notice(caller.locale, "competition_ended", name=running.name)
 
     async def competition_standings(self, caller: Caller) -> Leaderboard | Notice:
-        competition = await self.store.latest_competition(caller.scope)
+        competition = await self.store.competitions.latest(caller.scope)
         if competition is None:
             return _notice(caller.locale, "competition_none")
         return await self._standings(competition, caller.locale, caller.player.id)
@@ -619,7 +619,7 @@ class ChannelPlay:
     async def _standings(
         self, competition: Competition, locale: str, player_id: str | None
     ) -> Leaderboard:
-        standing = await self.store.standing(
+        standing = await self.store.boards.standing(
             competition.scope, ALL_BANKS, competition.period, player_id
         )
         you = standing.you
@@ -634,13 +634,13 @@ class ChannelPlay:
         )
 
     async def end_due_competitions(self) -> int:
-        due = await self.store.competitions_to_end(self.clock.now())
+        due = await self.store.competitions.due_to_end(self.clock.now())
         return await self._each("a competition", due, self._finish_competition)
 
     async def _finish_competition(self, competition: Competition) -> bool:
         """End it once and post the final standings where it was started."""
         now = self.clock.now()
-        if not await self.store.end_competition(competition, now):
+        if not await self.store.competitions.end(competition, now):
             return False
         publisher = self._publisher(competition.scope)
         if publisher is None:
@@ -652,7 +652,7 @@ class ChannelPlay:
         return True
 
     async def _channel_locale(self, scope: ScopeRef) -> str:
-        schedules = await self.store.daily_schedules(scope.platform)
+        schedules = await self.store.dailies.schedules(scope.platform)
         return next((s.locale for s in schedules if s.scope == scope), i18n.DEFAULT_LOCALE)
 
     # --- the scheduler ----------------------------------------------------------------

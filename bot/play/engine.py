@@ -59,7 +59,7 @@ class Engine:
         self.default_locale = default_locale
         self.quiz_length = quiz_length
         self.channel = ChannelPlay(catalog, store, self.clock)
-        self.health = Health(store, self.clock)
+        self.health = Health(store.database, self.clock)
 
     def replace_catalog(self, catalog: Catalog) -> None:
         """Swap in reloaded banks; runs in progress keep working (question ids are stable)."""
@@ -70,7 +70,7 @@ class Engine:
 
     async def locale_for(self, player: PlayerRef, platform_locale: str | None = None) -> str:
         """The player's language: their own setting, else their client's, else English."""
-        chosen = await self.store.player_locale(player.platform, player.id)
+        chosen = await self.store.runs.player_locale(player.platform, player.id)
         return i18n.choose(chosen, platform_locale, default=self.default_locale)
 
     async def set_locale(self, player: PlayerRef, tag: str) -> Notice:
@@ -81,7 +81,7 @@ class Engine:
             return Notice(
                 current, "lang_unknown", t(current, "lang_unknown", tag=tag, choices=choices)
             )
-        await self.store.set_player_locale(player, locale)
+        await self.store.runs.set_player_locale(player, locale)
         return Notice(locale, "lang_set", t(locale, "lang_set"))
 
     # --- topics ----------------------------------------------------------------------
@@ -107,12 +107,12 @@ class Engine:
         bank = self.catalog.find(topic)
         if bank is None:
             return self.topics(locale, unknown=topic, platform=player.platform)
-        open_id = await self.store.open_run_id(player, scope, bank.id) if resume else None
-        previous = await self.store.load_run(open_id) if open_id else None
+        open_id = await self.store.runs.open_run_id(player, scope, bank.id) if resume else None
+        previous = await self.store.runs.load(open_id) if open_id else None
         if previous is not None:
             if previous.locale != locale:  # continue in the language asked for now
                 previous = replace(previous, locale=locale)
-                await self.store.set_run_locale(previous)
+                await self.store.runs.set_locale(previous)
             return replace(self._question_view(previous, bank), resumed=True)
         run = plan_run(
             bank,
@@ -124,7 +124,7 @@ class Engine:
             now=self.clock.now(),
             questions=questions or self.quiz_length,
         )
-        await self.store.save_run(run)
+        await self.store.runs.save(run)
         metrics.INTERACTIONS.labels(platform=player.platform, outcome="quiz_started").inc()
         return self._question_view(run, bank)
 
@@ -150,7 +150,7 @@ class Engine:
             if isinstance(action, codec.DailyAction):
                 return await self.channel.daily_click(player, action, locale)
             return await self.channel.race_click(player, action, locale)
-        run = await self.store.load_run(action.run_id) if action else None
+        run = await self.store.runs.load(action.run_id) if action else None
         bank = self.catalog.get(run.bank_id) if run else None
         if action is None or run is None or bank is None:
             locale = await self.locale_for(player, platform_locale)
@@ -187,7 +187,7 @@ class Engine:
             at=self.clock.now(),
         )
         try:
-            recorded = await self.store.record_answer(record)
+            recorded = await self.store.runs.record_answer(record)
         except StoreError:
             return Notice(run.locale, "try_again", t(run.locale, "try_again"))
         if recorded.duplicate:
@@ -240,7 +240,7 @@ class Engine:
 
     async def _summary(self, run: Run, bank: Bank) -> Summary:
         questions = [q for q in (bank.question(i) for i in run.question_ids) if q]
-        standing = await self.store.standing(
+        standing = await self.store.boards.standing(
             run.scope, bank.id, "all", run.player.id, limit=1, count=True
         )
         return Summary(
@@ -269,7 +269,7 @@ class Engine:
             return self.topics(locale, unknown=topic, platform=player.platform)
         if period not in PERIODS:
             period = "all"
-        standing = await self.store.standing(
+        standing = await self.store.boards.standing(
             scope,
             bank.id if bank else ALL_BANKS,
             period_key(period, self.clock.now()),
@@ -286,7 +286,7 @@ class Engine:
 
     async def stats(self, player: PlayerRef, scope: ScopeRef, locale: str) -> Stats:
         rows = []
-        for totals in await self.store.bank_totals(scope, player.id):
+        for totals in await self.store.boards.bank_totals(scope, player.id):
             bank = self.catalog.get(totals.bank_id)
             title = i18n.pick(bank.title, locale) if bank else totals.bank_id
             rows.append(StatRow(title, totals.answered, totals.correct, totals.points))

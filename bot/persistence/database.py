@@ -1,24 +1,23 @@
-"""The store's machinery: the writer task with group commit, the reader connection,
-hot-row caches, settings, heartbeat and backup. The tables' own methods live in
-``quiz.py`` and ``channel.py``."""
+"""The database: one writer with group commit, one reader, WAL checkpoints, and the
+small operational rows (settings, heartbeat) and the backup. The repositories
+(``runs.py``, ``boards.py``, ``dailies.py``, ``races.py``, ``competitions.py``) hold the
+tables' own SQL and share one Database."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Self, TypeVar
+from typing import Any, TypeVar
 
 import aiosqlite
-from cachetools import LRUCache
 
+from bot.operations.tasks import Supervisor
 from bot.persistence.ledger import Ledger
 from bot.persistence.rows import StoreError
 from bot.persistence.writer import Work, WriterThread, open_writer, transaction
-from bot.play.runs import Run
 
 log = logging.getLogger(__name__)
 
@@ -26,12 +25,10 @@ T = TypeVar("T")
 MAX_BATCH = 512
 BUSY_TIMEOUT_MS = 5000
 CHECKPOINT_EVERY = 5.0  # seconds between passive WAL checkpoints
-CACHED_RUNS = 50_000
-CACHED_PLAYERS = 50_000
 
 
-class StoreBase:
-    """The async interface's foundation; open with ``await Store.open(path)``."""
+class Database:
+    """The connections and the single writer; open with ``await Database.open(path)``."""
 
     def __init__(
         self,
@@ -44,22 +41,20 @@ class StoreBase:
         self._max_batch = max_batch
         self._writer = writer
         self._reader = reader
-        self._ledger = Ledger()
-        self.runs_in_progress = 0  # for the metrics; counted at open, then kept up to date
+        # The writer's bookkeeping of the maintained totals: its caches must be dropped
+        # whenever a transaction rolls back, so it lives with the writer.
+        self.ledger = Ledger()
         self.transactions = 0  # committed write transactions (group commit makes it small)
-        # Hot rows (runs in progress, player languages), so a click needs no database
-        # read. Only this process writes the database, and every write goes through the
-        # store, which updates these after the commit.
-        self._runs: LRUCache[str, Run] = LRUCache(CACHED_RUNS)
-        self._locales: LRUCache[tuple[str, str], tuple[str | None]] = LRUCache(CACHED_PLAYERS)
         self._queue: asyncio.Queue[tuple[Work, asyncio.Future[Any]]] = asyncio.Queue()
-        self._task = asyncio.create_task(self._write_loop(), name="quizbot-store-writer")
-        self._checkpoints = asyncio.create_task(self._checkpoint_loop(), name="quizbot-wal")
+        # The loops are the database's own: they must end before its connections close.
+        self._tasks = Supervisor()
+        self._tasks.spawn(self._write_loop(), "quizbot-store-writer")
+        self._tasks.spawn(self._checkpoint_loop(), "quizbot-wal")
 
     @classmethod
     async def open(
         cls, path: str | Path, max_batch: int = MAX_BATCH, busy_timeout_ms: int = BUSY_TIMEOUT_MS
-    ) -> Self:
+    ) -> Database:
         """Open (creating and migrating) the database. ``max_batch=1`` turns group commit
         off: one transaction per write (the benchmarks' baseline). A write that finds the
         database locked by another process waits ``busy_timeout_ms``, then fails."""
@@ -81,20 +76,25 @@ class StoreBase:
             if isinstance(exc, StoreError):
                 raise
             raise StoreError(f"cannot open the database {path}: {exc}") from exc
-        store = cls(path, writer, reader, max_batch)
-        open_runs = await store._fetchall(
-            "SELECT COUNT(*) FROM runs WHERE position < json_array_length(question_ids)", ()
-        )
-        store.runs_in_progress = open_runs[0][0]
-        return store
+        return cls(path, writer, reader, max_batch)
 
     async def close(self) -> None:
-        for task in (self._task, self._checkpoints):
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+        await self._tasks.close()
         await self._reader.close()
         await self._writer.close()
+
+    async def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+        """Run ``work`` in the writer's thread, in a transaction shared with the writes
+        queued alongside it (group commit); returns once that transaction committed."""
+        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+        await self._queue.put((work, future))
+        return await future
+
+    async def read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
+        try:  # one trip to the reader's thread (execute + fetch + close would be three)
+            return list(await self._reader.execute_fetchall(sql, params))
+        except sqlite3.Error as exc:
+            raise StoreError(f"the database read failed: {exc}") from exc
 
     async def _checkpoint_loop(self) -> None:
         """Passive checkpoints from the reader's connection: they copy what they can
@@ -102,14 +102,9 @@ class StoreBase:
         while True:
             await asyncio.sleep(CHECKPOINT_EVERY)
             try:
-                await self._fetchall("PRAGMA wal_checkpoint(PASSIVE)", ())
+                await self.read("PRAGMA wal_checkpoint(PASSIVE)", ())
             except StoreError as exc:
                 log.warning("WAL checkpoint skipped: %s", exc)
-
-    async def _write(self, work: Callable[[sqlite3.Connection], T]) -> T:
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        await self._queue.put((work, future))
-        return await future
 
     async def _write_loop(self) -> None:
         while True:
@@ -124,7 +119,7 @@ class StoreBase:
         try:
             results = await self._writer.call(transaction, [work for work, _ in batch])
         except Exception as exc:
-            self._ledger.clear()  # it may hold ids the rollback took back
+            self.ledger.clear()  # it may hold ids the rollback took back
             if len(batch) > 1:
                 for item in batch:
                     await self._commit([item])
@@ -150,7 +145,11 @@ class StoreBase:
                 (key, value),
             )
 
-        await self._write(work)
+        await self.write(work)
+
+    async def setting(self, key: str) -> str | None:
+        rows = await self.read("SELECT value FROM settings WHERE key = ?", (key,))
+        return rows[0][0] if rows else None
 
     async def heartbeat(self, at: float) -> None:
         """Write a row: raises StoreError when the database cannot take writes now."""
@@ -172,13 +171,3 @@ class StoreBase:
             await asyncio.to_thread(copy)
         except sqlite3.Error as exc:
             raise StoreError(f"the backup to {target} failed: {exc}") from exc
-
-    async def _fetchall(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
-        try:  # one trip to the reader's thread (execute + fetch + close would be three)
-            return list(await self._reader.execute_fetchall(sql, params))
-        except sqlite3.Error as exc:
-            raise StoreError(f"the database read failed: {exc}") from exc
-
-    async def setting(self, key: str) -> str | None:
-        rows = await self._fetchall("SELECT value FROM settings WHERE key = ?", (key,))
-        return rows[0][0] if rows else None
