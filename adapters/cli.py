@@ -22,6 +22,7 @@ from bot.content.lint import lint, load_rules, rate_table
 from bot.operations import logs, metrics
 from bot.operations.process import tune_gc
 from bot.operations.settings import CoreSettings, InvalidSettings, declared
+from bot.operations.tasks import Supervisor
 from bot.persistence import Store, StoreError, integrity_problems
 from bot.play.engine import PERIODS, Engine, topic_list
 from bot.ui import i18n
@@ -75,6 +76,7 @@ def _catalog(core: CoreSettings, report: bool = True) -> Catalog:
 
 async def _with_engine(core: CoreSettings, work):  # type: ignore[no-untyped-def]
     store = await Store.open(core.db)
+    tasks = Supervisor()
     try:  # closing the store on every way out: its threads would keep the process alive
         metrics.RUNS_IN_PROGRESS.set_function(lambda: store.runs.in_progress)
         engine = Engine(
@@ -82,10 +84,12 @@ async def _with_engine(core: CoreSettings, work):  # type: ignore[no-untyped-def
             store,
             default_locale=core.default_lang,
             quiz_length=core.quiz_length,
+            reveal_hours=core.reveal_hours,
+            tasks=tasks,
         )
-        engine.channel.reveal_hours = core.reveal_hours
         return await work(engine)
     finally:
+        await tasks.close()  # before the store: a task may still be writing
         await store.close()
 
 
@@ -143,7 +147,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGTERM, main.cancel)
         loop.add_signal_handler(signal.SIGHUP, _reload_banks, engine, core)
-        services = [engine.channel.serve()]
+        services = [engine.scheduler.serve()]
         services += [_runtime(n).serve(engine, getattr(settings, n)) for n in names]
         if core.metrics_port:
             services.append(serve_ops(engine, core.metrics_port))

@@ -129,7 +129,7 @@ async def test_restart_mid_day_and_missed_posts(tmp_path: Path, catalog: Catalog
 
     # Restarted mid-day: no second post, clicks on the old message still work, reveal comes.
     engine, again = await open_engine(path, catalog, clock)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     assert again.of(DailyPostView) == []
     right, _ = right_and_wrong(engine, view)  # type: ignore[arg-type]
     assert isinstance(await engine.click(PLAYERS[0], right), ChannelFeedback)
@@ -140,13 +140,13 @@ async def test_restart_mid_day_and_missed_posts(tmp_path: Path, catalog: Catalog
     # Down over the next post time: posted on start-up while inside the day's window...
     clock.at = moment("2026-11-03T10:00")
     engine, late = await open_engine(path, catalog, clock)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     assert len(late.of(DailyPostView)) == 1
     await engine.store.close()
     # ...but a day whose window has passed (after its reveal time) is skipped.
     clock.at = moment("2026-11-04T15:00")
     engine, skipped = await open_engine(path, catalog, clock)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     assert skipped.of(DailyPostView) == []
     assert len(skipped.of(DailyRevealView)) == 1  # the 3rd's reveal was still owed
     await engine.store.close()
@@ -159,7 +159,7 @@ async def test_two_processes_never_double_post(tmp_path: Path, catalog: Catalog)
     await switch_on(first, "offloading", "06:00", "UTC")
     second, two = await open_engine(path, catalog, clock)
     clock.advance(120)
-    await asyncio.gather(first.channel.tick(), second.channel.tick(), first.channel.tick())
+    await asyncio.gather(first.scheduler.tick(), second.scheduler.tick(), first.scheduler.tick())
     assert len(one.of(DailyPostView)) + len(two.of(DailyPostView)) == 1
     await first.store.close()
     await second.store.close()
@@ -168,23 +168,23 @@ async def test_two_processes_never_double_post(tmp_path: Path, catalog: Catalog)
 async def test_daily_commands_need_an_admin_and_valid_input(engine: Engine) -> None:
     member = Caller(PLAYERS[0], CHANNEL, "en", False)
     admin = Caller(ADMIN, CHANNEL, "en", True)
-    assert (await engine.channel.daily_on(member, "offloading", "09:30", "UTC", None)).kind == (
+    assert (await engine.daily.on(member, "offloading", "09:30", "UTC", None)).kind == (
         "admin_only"
     )
-    assert (await engine.channel.daily_off(member)).kind == "admin_only"
-    bad_time = await engine.channel.daily_on(admin, "offloading", "25:00", "UTC", None)
-    assert bad_time.kind == "bad_time" and "Usage: /quiz daily" in bad_time.text
-    bad_zone = await engine.channel.daily_on(admin, "offloading", "09:30", "Mars/Olympus", None)
+    assert (await engine.daily.off(member)).kind == "admin_only"
+    bad_time = await engine.daily.on(admin, "offloading", "25:00", "UTC", None)
+    assert (bad_time.kind, bad_time.usage) == ("bad_time", "daily")  # the platform adds it
+    bad_zone = await engine.daily.on(admin, "offloading", "09:30", "Mars/Olympus", None)
     assert bad_zone.kind == "bad_timezone"
-    bad_topic = await engine.channel.daily_on(admin, "offloading,cooking", "09:30", "UTC", None)
+    bad_topic = await engine.daily.on(admin, "offloading,cooking", "09:30", "UTC", None)
     assert bad_topic.kind == "bad_topics" and "cooking" in bad_topic.text
-    assert (await engine.channel.daily_status(member)).kind == "daily_none"
-    on = await engine.channel.daily_on(admin, "amp", "9.30", "Asia/Dhaka", 2)
+    assert (await engine.daily.status(member)).kind == "daily_none"
+    on = await engine.daily.on(admin, "amp", "9.30", "Asia/Dhaka", 2)
     assert on.kind == "daily_on" and "2 h later" in on.text
-    status = await engine.channel.daily_status(member)
+    status = await engine.daily.status(member)
     assert status.kind == "daily_status" and "Mixed precision training" in status.text
-    assert (await engine.channel.daily_off(admin)).kind == "daily_off"
-    assert (await engine.channel.daily_off(admin)).kind == "daily_none"
+    assert (await engine.daily.off(admin)).kind == "daily_off"
+    assert (await engine.daily.off(admin)).kind == "daily_none"
 
 
 def test_reveal_always_comes_before_the_next_post() -> None:

@@ -32,10 +32,9 @@ ADMIN = PlayerRef("discord", "99", "Admin")
 async def open_engine(
     path: Path, catalog: Catalog, clock: FakeClock
 ) -> tuple[Engine, RecordingPublisher]:
-    engine = Engine(catalog, await Store.open(path), clock)
+    engine = Engine(catalog, await Store.open(path), clock, count_refresh=0.0)
     publisher = RecordingPublisher(clock)
-    engine.channel.publishers["discord"] = publisher
-    engine.channel.count_refresh = 0.0
+    engine.publishers.register("discord", publisher)
     return engine, publisher
 
 
@@ -55,9 +54,9 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
     clock = FakeClock(moment("2026-11-02T12:00"))
     engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
     starter = Caller(ANA, CHANNEL, "en")
-    started = await engine.channel.race_start(starter, "offloading", 2, 20)
+    started = await engine.races.start(starter, "offloading", 2, 20)
     assert started.kind == "race_started" and "Questions: 2, 20 seconds each" in started.text
-    again = await engine.channel.race_start(Caller(BO, CHANNEL, "en"), "amp", None, None)
+    again = await engine.races.start(Caller(BO, CHANNEL, "en"), "amp", None, None)
     assert again.kind == "race_running"
 
     first = publisher.of(RaceQuestionView)[0].view
@@ -76,7 +75,7 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
     late = await engine.click(CY, race_answer(engine, first, right=True))
     assert isinstance(late, Notice) and late.kind == "race_late"
 
-    await engine.channel.tick()  # reveal question 1
+    await engine.scheduler.tick()  # reveal question 1
     reveal = publisher.of(RaceRevealView)[0].view
     assert isinstance(reveal, RaceRevealView)
     assert [b.count for b in reveal.bars if b.correct] == [2]
@@ -100,14 +99,14 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
     assert standings[0].name == "Bo"  # speed and streak beat Ana's late second answer
     assert "🥇 Bo" in podium[0].text and "🥈 Ana" in podium[0].text
     # The race is over: the channel can start another.
-    assert (await engine.channel.race_start(starter, "tiny", 1, 5)).kind == "race_started"
+    assert (await engine.races.start(starter, "tiny", 1, 5)).kind == "race_started"
     await engine.store.close()
 
 
 async def test_equal_points_rank_whoever_got_there_first(tmp_path: Path, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
     engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
-    await engine.channel.race_start(Caller(ANA, CHANNEL, "en"), "tiny", 1, 10)
+    await engine.races.start(Caller(ANA, CHANNEL, "en"), "tiny", 1, 10)
     view = publisher.of(RaceQuestionView)[0].view
     assert isinstance(view, RaceQuestionView)
     bank = catalog.get("tiny")
@@ -120,7 +119,7 @@ async def test_equal_points_rank_whoever_got_there_first(tmp_path: Path, catalog
     clock.advance(0.1)  # Ana a moment later: the same points after rounding
     await engine.click(ANA, right)
     clock.advance(11)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     podium = publisher.of(RacePodiumView)[0].view
     assert [r.name for r in podium.standings] == ["Bo", "Ana"]  # type: ignore[attr-defined]
     assert podium.standings[0].points == podium.standings[1].points  # type: ignore[attr-defined]
@@ -130,15 +129,15 @@ async def test_equal_points_rank_whoever_got_there_first(tmp_path: Path, catalog
 async def test_only_the_starter_or_an_admin_stops_a_race(tmp_path: Path, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
     engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
-    assert (await engine.channel.race_stop(Caller(ANA, CHANNEL, "en"))).kind == "race_none"
-    await engine.channel.race_start(Caller(ANA, CHANNEL, "en"), "offloading", 3, 30)
-    refused = await engine.channel.race_stop(Caller(BO, CHANNEL, "en"))
+    assert (await engine.races.stop(Caller(ANA, CHANNEL, "en"))).kind == "race_none"
+    await engine.races.start(Caller(ANA, CHANNEL, "en"), "offloading", 3, 30)
+    refused = await engine.races.stop(Caller(BO, CHANNEL, "en"))
     assert refused.kind == "race_not_starter"
-    stopped = await engine.channel.race_stop(Caller(ADMIN, CHANNEL, "en", is_admin=True))
+    stopped = await engine.races.stop(Caller(ADMIN, CHANNEL, "en", is_admin=True))
     assert stopped.kind == "race_stopped"
     assert publisher.of(RacePodiumView)[0].view.stopped  # type: ignore[attr-defined]
     clock.advance(60)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     assert len(publisher.of(RaceQuestionView)) == 1  # nothing more after the stop
     await engine.store.close()
 
@@ -147,7 +146,7 @@ async def test_a_race_survives_a_restart(tmp_path: Path, catalog: Catalog) -> No
     clock = FakeClock(moment("2026-11-02T12:00"))
     path = tmp_path / "r.db"
     engine, _ = await open_engine(path, catalog, clock)
-    await engine.channel.race_start(Caller(ANA, CHANNEL, "en"), "offloading", 2, 20)
+    await engine.races.start(Caller(ANA, CHANNEL, "en"), "offloading", 2, 20)
     await engine.store.close()
     engine, publisher = await open_engine(path, catalog, clock)
     await run_until(engine, clock, clock.now() + 60, step=2)
@@ -162,22 +161,22 @@ async def test_competition_counts_all_three_modes_in_its_window(
     engine, publisher = await open_engine(tmp_path / "c.db", catalog, clock)
     admin = Caller(ADMIN, CHANNEL, "en", is_admin=True)
     member = Caller(ANA, CHANNEL, "en")
-    refused = await engine.channel.competition_start(member, "Q4 cup", "2026-12-31", None)
+    refused = await engine.competitions.start(member, "Q4 cup", "2026-12-31", None)
     assert refused.kind == "admin_only"
-    bad = await engine.channel.competition_start(admin, "Q4 cup", "2026-11-30", None)
+    bad = await engine.competitions.start(admin, "Q4 cup", "2026-11-30", None)
     assert bad.kind == "competition_bad_date"
-    started = await engine.channel.competition_start(
+    started = await engine.competitions.start(
         admin, "Q4 systems cup", "2026-12-02", "offloading,tiny"
     )
     assert started.kind == "competition_started" and "Q4 systems cup" in started.text
-    twice = await engine.channel.competition_start(admin, "Other", "2026-12-31", None)
+    twice = await engine.competitions.start(admin, "Other", "2026-12-31", None)
     assert twice.kind == "competition_running"
 
     # Personal quiz: tiny counts (a listed topic), mixed precision does not.
     await play_in(engine, ANA, "tiny")
     await play_in(engine, BO, "mixed-precision")
     # Daily question on offloading.
-    await engine.channel.daily_on(admin, "offloading", "09:00", "UTC", None)
+    await engine.daily.on(admin, "offloading", "09:00", "UTC", None)
     await run_until(engine, clock, moment("2026-12-01T09:10"))
     daily = publisher.of(DailyPostView)[0].view
     assert isinstance(daily, DailyPostView)
@@ -185,14 +184,14 @@ async def test_competition_counts_all_three_modes_in_its_window(
     feedback = await engine.click(BO, right)
     assert isinstance(feedback, ChannelFeedback) and feedback.points > 0
     # A race on offloading.
-    await engine.channel.race_start(member, "offloading", 1, 10)
+    await engine.races.start(member, "offloading", 1, 10)
     question = publisher.of(RaceQuestionView)[0].view
     assert isinstance(question, RaceQuestionView)
     await engine.click(CY, race_answer(engine, question, right=True))
     clock.advance(11)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
 
-    standings = await engine.channel.competition_standings(member)
+    standings = await engine.competitions.standings(member)
     assert isinstance(standings, Leaderboard) and standings.competition == "Q4 systems cup"
     by_name = {r.name: r.points for r in standings.rows}
     assert set(by_name) == {"Ana", "Bo", "Cy"}
@@ -207,10 +206,10 @@ async def test_competition_counts_all_three_modes_in_its_window(
     assert len(finals) == 1 and finals[0].channel == CHANNEL
     assert "🏆 Q4 systems cup · final standings" in finals[0].text
     await play_in(engine, CY, "tiny")
-    final = await engine.channel.competition_standings(member)
+    final = await engine.competitions.standings(member)
     assert isinstance(final, Leaderboard) and final.final
     assert {r.name: r.points for r in final.rows} == by_name
-    assert (await engine.channel.competition_end(admin)).kind == "competition_none"
+    assert (await engine.competitions.end(admin)).kind == "competition_none"
     await engine.store.close()
 
 

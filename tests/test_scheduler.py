@@ -59,7 +59,7 @@ async def test_one_broken_channel_never_stops_the_others(
     )
     await switch_on(engine, "offloading", "09:00", "UTC")
     before = metrics.sample("quizbot_scheduler_errors_total", work="the daily question")
-    serving = asyncio.create_task(engine.channel.serve(interval=0.01))
+    serving = asyncio.create_task(engine.scheduler.serve(interval=0.01))
     clock.advance(3 * 3600)  # 10:00 UTC: both are due
     for _ in range(300):
         if publisher.of(DailyPostView):
@@ -81,7 +81,7 @@ async def test_a_refused_reveal_is_retried_not_lost(tmp_path: Path, catalog: Cat
     clock = FakeClock(moment("2026-11-02T08:00"))
     engine, _ = await open_engine(tmp_path / "d.db", catalog, clock)
     publisher = RefusingPublisher(clock, refuse=DailyRevealView)
-    engine.channel.publishers["slack"] = publisher
+    engine.publishers.register("slack", publisher)
     await switch_on(engine, "offloading", "09:00", "UTC")
     await run_until(engine, clock, moment("2026-11-02T09:10"))
     (post,) = publisher.of(DailyPostView)
@@ -105,7 +105,7 @@ async def test_a_count_refresh_that_fails_crashes_nothing(
     tmp_path: Path, catalog: Catalog, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock = FakeClock(moment("2026-11-02T08:00"))
-    engine, publisher = await open_engine(tmp_path / "d.db", catalog, clock)
+    engine, publisher = await open_engine(tmp_path / "d.db", catalog, clock, count_refresh=0.05)
     unhandled: list[dict[str, Any]] = []
     asyncio.get_running_loop().set_exception_handler(lambda _, context: unhandled.append(context))
     await switch_on(engine, "offloading", "09:00", "UTC")
@@ -113,7 +113,6 @@ async def test_a_count_refresh_that_fails_crashes_nothing(
     (post,) = publisher.of(DailyPostView)
     assert isinstance(post.view, DailyPostView)
     right, _ = right_and_wrong(engine, post.view)
-    engine.channel.count_refresh = 0.05
     answer = await engine.click(PLAYERS[0], right)
     assert isinstance(answer, ChannelFeedback)
     await engine.store.close()  # the refresh, still waiting, finds no database
@@ -128,9 +127,9 @@ async def test_a_competition_without_a_name_is_told_so(tmp_path: Path, catalog: 
     clock = FakeClock(moment("2026-11-02T08:00"))
     engine, _ = await open_engine(tmp_path / "d.db", catalog, clock)
     admin = Caller(ADMIN, CHANNEL, "en", True)
-    refused = await engine.channel.competition_start(admin, "  ", "2026-12-31", None)
+    refused = await engine.competitions.start(admin, "  ", "2026-12-31", None)
     assert refused.kind == "competition_no_name"
-    assert refused.text.startswith("A competition needs a name.\nUsage: /quiz competition start")
+    assert (refused.text, refused.usage) == ("A competition needs a name.", "competition")
     await engine.store.close()
 
 
@@ -155,17 +154,17 @@ async def test_a_race_stopped_mid_step_stays_stopped(tmp_path: Path, catalog: Ca
     clock = FakeClock(moment("2026-11-02T08:00"))
     engine, _ = await open_engine(tmp_path / "d.db", catalog, clock)
     publisher = GatedPublisher(clock)
-    engine.channel.publishers["slack"] = publisher
+    engine.publishers.register("slack", publisher)
     channels = [ScopeRef("slack", "T1", f"C-race-{n}") for n in (1, 2)]
     for channel in channels:
-        started = await engine.channel.race_start(Caller(ADMIN, channel, "en"), "offloading", 3, 20)
+        started = await engine.races.start(Caller(ADMIN, channel, "en"), "offloading", 3, 20)
         assert started.kind == "race_started"
     clock.advance(21)  # both questions' time is up
     publisher.armed = True
-    stepping = asyncio.create_task(engine.channel.advance_races())
+    stepping = asyncio.create_task(engine.scheduler.run(engine.races.advancing))
     await asyncio.wait_for(publisher.holding.wait(), 5)  # one race's reveal is being posted
     other = next(c for c in channels if c != publisher.held)
-    stopped = await engine.channel.race_stop(Caller(ADMIN, other, "en"))
+    stopped = await engine.races.stop(Caller(ADMIN, other, "en"))
     assert stopped.kind == "race_stopped"
     publisher.release.set()
     await asyncio.wait_for(stepping, 5)
@@ -173,6 +172,6 @@ async def test_a_race_stopped_mid_step_stays_stopped(tmp_path: Path, catalog: Ca
     after_stop = publisher.posts[-1]
     assert after_stop.channel == publisher.held  # nothing more was posted in the stopped one
     clock.advance(60)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     assert other not in [p.channel for p in publisher.posts if p.at == clock.now()]
     await engine.store.close()

@@ -177,7 +177,7 @@ class QuizClient(discord.Client):
         self.add_dynamic_items(QuizButton)
         await self.tree.set_translator(CatalogTranslator())
         # Logged in from here on: the core's scheduler may post in Discord channels.
-        self.engine.channel.publishers["discord"] = self.publisher
+        self.engine.publishers.register("discord", self.publisher)
         if self.auto_sync:
             try:
                 await self.sync_commands()
@@ -187,8 +187,7 @@ class QuizClient(discord.Client):
     async def close(self) -> None:
         # A closed client cannot post: unless another client took over, stop the
         # scheduler from trying (it keeps the work due until a publisher is back).
-        if self.engine.channel.publishers.get("discord") is self.publisher:
-            del self.engine.channel.publishers["discord"]
+        if self.engine.publishers.unregister("discord", self.publisher):
             self.engine.health.set_platform(PLATFORM, False)
         self._online = False
         await super().close()

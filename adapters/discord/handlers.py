@@ -129,7 +129,7 @@ class Handlers:
     ) -> None:
         if period == COMPETITION:
             await self._channel_play(
-                interaction, self.engine.channel.competition_standings, ephemeral=False
+                interaction, self.engine.competitions.standings, ephemeral=False
             )
             return
         player, scope = player_of(interaction), scope_of(interaction)
@@ -194,16 +194,14 @@ class Handlers:
         timezone: str | None,
         reveal_hours: float | None,
     ) -> None:
-        channel = self.engine.channel
+        daily = self.engine.daily
 
         async def work(caller: Caller) -> View:
             if action == "on":
-                return await channel.daily_on(
-                    caller, topics or "", at or "", timezone or "", reveal_hours
-                )
+                return await daily.on(caller, topics or "", at or "", timezone or "", reveal_hours)
             if action == "off":
-                return await channel.daily_off(caller)
-            return await channel.daily_status(caller)
+                return await daily.off(caller)
+            return await daily.status(caller)
 
         await self._channel_play(interaction, work, posts=action == "on")
 
@@ -215,12 +213,12 @@ class Handlers:
         seconds: int | None,
     ) -> None:
         async def work(caller: Caller) -> View:
-            return await self.engine.channel.race_start(caller, topic, questions, seconds)
+            return await self.engine.races.start(caller, topic, questions, seconds)
 
         await self._channel_play(interaction, work, posts=True)
 
     async def race_stop(self, interaction: discord.Interaction) -> None:
-        await self._channel_play(interaction, self.engine.channel.race_stop)
+        await self._channel_play(interaction, self.engine.races.stop)
 
     async def competition(
         self,
@@ -230,14 +228,14 @@ class Handlers:
         until: str | None,
         topics: str | None,
     ) -> None:
-        channel = self.engine.channel
+        competitions = self.engine.competitions
 
         async def work(caller: Caller) -> View:
             if action == "start":
-                return await channel.competition_start(caller, name or "", until or "", topics)
+                return await competitions.start(caller, name or "", until or "", topics)
             if action == "end":
-                return await channel.competition_end(caller)
-            return await channel.competition_standings(caller)
+                return await competitions.end(caller)
+            return await competitions.standings(caller)
 
         # The standings are for the whole channel, like the leaderboard.
         public = action == "standings"

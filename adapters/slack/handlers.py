@@ -24,7 +24,7 @@ from slack_sdk.webhook.async_client import AsyncWebhookClient
 from bot.operations import logs, metrics
 from bot.persistence import StoreError
 from bot.play import codec
-from bot.play.channel import Caller, ChannelPlay
+from bot.play.channel import Caller
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
 from bot.ui import i18n
@@ -162,28 +162,28 @@ async def _reply(replier: Replier, respond: AsyncRespond, view: View, *, replace
 
 
 # Channel commands that need nothing but who asked, and where.
-_CALLER_ONLY = {
-    parse.DAILY_OFF: ChannelPlay.daily_off,
-    parse.DAILY_STATUS: ChannelPlay.daily_status,
-    parse.RACE_STOP: ChannelPlay.race_stop,
-    parse.COMPETITION_END: ChannelPlay.competition_end,
-    parse.COMPETITION_STANDINGS: ChannelPlay.competition_standings,
+_CALLER_ONLY: dict[str, Callable[[Engine, Caller], Awaitable[View]]] = {
+    parse.DAILY_OFF: lambda engine, caller: engine.daily.off(caller),
+    parse.DAILY_STATUS: lambda engine, caller: engine.daily.status(caller),
+    parse.RACE_STOP: lambda engine, caller: engine.races.stop(caller),
+    parse.COMPETITION_END: lambda engine, caller: engine.competitions.end(caller),
+    parse.COMPETITION_STANDINGS: lambda engine, caller: engine.competitions.standings(caller),
 }
 
 
 async def _command_view(engine: Engine, ask: parse.Request, caller: Caller) -> View:
-    play, player, scope, locale = engine.channel, caller.player, caller.scope, caller.locale
+    player, scope, locale = caller.player, caller.scope, caller.locale
     match ask:
         case parse.Usage(key=key):
             return Notice(locale, key, t(locale, key))
         case parse.DailyOn():
-            return await play.daily_on(caller, ask.topics, ask.at, ask.timezone, ask.reveal_hours)
+            return await engine.daily.on(caller, ask.topics, ask.at, ask.timezone, ask.reveal_hours)
         case parse.RaceStart():
-            return await play.race_start(caller, ask.topic, ask.questions, ask.seconds)
+            return await engine.races.start(caller, ask.topic, ask.questions, ask.seconds)
         case parse.CompetitionStart():
-            return await play.competition_start(caller, ask.name, ask.until, ask.topics)
+            return await engine.competitions.start(caller, ask.name, ask.until, ask.topics)
         case parse.Invocation(kind=kind) if kind in _CALLER_ONLY:
-            return await _CALLER_ONLY[kind](play, caller)
+            return await _CALLER_ONLY[kind](engine, caller)
         case parse.Invocation(kind=parse.QUIZ, topic=str(topic)) if topic:
             # Resume an unfinished run: ephemeral quiz messages vanish when Slack reloads.
             return await engine.start_quiz(player, scope, topic, locale, resume=True)

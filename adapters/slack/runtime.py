@@ -48,7 +48,7 @@ def build_app(engine: Engine, settings: SlackSettings, people: People | None = N
     # warn once when a call still fails (bolt copies these into each request's client).
     app.client.retry_handlers = retries.handlers()
     handlers.register(app, engine, people or People(app.client), settings.admins)
-    engine.channel.publishers[handlers.PLATFORM] = SlackPublisher(app.client)
+    engine.publishers.register(handlers.PLATFORM, SlackPublisher(app.client))
     return app
 
 

@@ -12,12 +12,17 @@ from dataclasses import replace
 from bot.content.banks import Bank, Catalog
 from bot.operations import metrics
 from bot.operations.health import Health
+from bot.operations.tasks import Supervisor
 from bot.persistence import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
 from bot.play import codec, scoring
-from bot.play.channel import ChannelPlay
+from bot.play.channel import Publishers
 from bot.play.clock import Clock, SystemClock, period_key
+from bot.play.competitions import Competitions
+from bot.play.dailies import COUNT_REFRESH, DailyQuestions
+from bot.play.races import Races
 from bot.play.refs import PlayerRef, ScopeRef
 from bot.play.runs import LETTERS, Run, check_answer, new_run_id, plan_run
+from bot.play.scheduler import Scheduler
 from bot.ui import i18n
 from bot.ui.messages import has, t
 from bot.ui.views import (
@@ -51,20 +56,54 @@ class Engine:
         *,
         default_locale: str = i18n.DEFAULT_LOCALE,
         quiz_length: int | None = None,
+        reveal_hours: float | None = None,
+        count_refresh: float = COUNT_REFRESH,
+        tasks: Supervisor | None = None,
     ):
+        """The composition root of the core. ``reveal_hours``: a daily reveal's delay
+        when the command names none; ``count_refresh``: how often a daily post's answer
+        count is edited; ``tasks``: the owner of background tasks (the caller closes it)."""
         self.catalog = catalog
         self.store = store
         self.clock = clock or SystemClock()
         self._rng = rng or random.SystemRandom()
         self.default_locale = default_locale
         self.quiz_length = quiz_length
-        self.channel = ChannelPlay(catalog, store, self.clock)
+        self.tasks = tasks or Supervisor()
+        self.publishers = Publishers()
+        self.daily = DailyQuestions(
+            catalog,
+            store.dailies,
+            self.clock,
+            self.publishers,
+            self.tasks,
+            reveal_hours=reveal_hours,
+            count_refresh=count_refresh,
+        )
+        self.races = Races(catalog, store.races, self.clock, self.publishers)
+        self.competitions = Competitions(
+            catalog,
+            store.competitions,
+            store.boards,
+            self.clock,
+            self.publishers,
+            self.daily.channel_locale,
+        )
+        self.scheduler = Scheduler(
+            [
+                self.daily.posting,
+                self.daily.revealing,
+                self.races.advancing,
+                self.competitions.ending,
+            ]
+        )
         self.health = Health(store.database, self.clock)
 
     def replace_catalog(self, catalog: Catalog) -> None:
         """Swap in reloaded banks; runs in progress keep working (question ids are stable)."""
         self.catalog = catalog
-        self.channel.catalog = catalog
+        for service in (self.daily, self.races, self.competitions):
+            service.replace_catalog(catalog)
 
     # --- locale ----------------------------------------------------------------------
 
@@ -148,8 +187,8 @@ class Engine:
         if isinstance(action, codec.DailyAction | codec.RaceAction):
             locale = await self.locale_for(player, platform_locale)
             if isinstance(action, codec.DailyAction):
-                return await self.channel.daily_click(player, action, locale)
-            return await self.channel.race_click(player, action, locale)
+                return await self.daily.click(player, action, locale)
+            return await self.races.click(player, action, locale)
         run = await self.store.runs.load(action.run_id) if action else None
         bank = self.catalog.get(run.bank_id) if run else None
         if action is None or run is None or bank is None:

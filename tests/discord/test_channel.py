@@ -1,6 +1,6 @@
 """Channel play on Discord, end to end: the real discord.py client against the fake
 Discord, the real engine and store, and a fake clock that runs a day or a race in
-milliseconds (``engine.channel.tick()`` after moving it)."""
+milliseconds (``engine.scheduler.tick()`` after moving it)."""
 
 from __future__ import annotations
 
@@ -45,9 +45,7 @@ def at(clock_time: str, zone: str = BERLIN) -> float:
 
 
 def open_engine(catalog: Catalog, store: Store, clock: FakeClock) -> Engine:
-    engine = Engine(catalog, store, clock)
-    engine.channel.count_refresh = 0.0  # edit the public count at once
-    return engine
+    return Engine(catalog, store, clock, count_refresh=0.0)  # edit the public count at once
 
 
 @pytest.fixture
@@ -114,10 +112,10 @@ async def test_a_daily_question_from_switching_it_on_to_the_reveal(
     assert f"Next question: {DAY} 09:30 CET" in on.content
 
     clock.at = at("09:29")
-    await channel_engine.channel.tick()
+    await channel_engine.scheduler.tick()
     assert fake.posts == []
     clock.at = at("09:30")
-    await channel_engine.channel.tick()
+    await channel_engine.scheduler.tick()
     [post] = fake.channel_posts()
     post_id = post.message["id"]
     assert post.message["type"] == 0 and not post.ephemeral  # a public channel message
@@ -168,7 +166,7 @@ async def test_a_daily_question_from_switching_it_on_to_the_reveal(
     )
 
     clock.at = at("11:30")
-    await channel_engine.channel.tick()
+    await channel_engine.scheduler.tick()
     reveal_post = fake.channel_posts()[-1]
     assert len(fake.posts) == 2 and reveal_post.buttons == []
     title = t("en", "daily_reveal_heading", topic="Tiny test bank", day=DAY)
@@ -245,7 +243,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
         assert "✅" not in fake.messages[question_post.message["id"]]["embeds"][0]["description"]
 
         clock.advance(5)  # 10 s after the question opened: time is up
-        await channel_engine.channel.tick()
+        await channel_engine.scheduler.tick()
         posts = fake.channel_posts()
         reveal = posts[-2] if number == 2 else posts[-1]
         title = t("en", "race_reveal_heading", number=number, total=2, topic="Tiny test bank")
@@ -259,7 +257,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
         assert late.content == t("en", "race_late")
         if number == 1:
             clock.advance(5)  # the pause between questions
-            await channel_engine.channel.tick()
+            await channel_engine.scheduler.tick()
             posts = fake.channel_posts()
 
     podium = fake.channel_posts()[-1]
@@ -310,7 +308,7 @@ async def test_a_competition_counts_personal_daily_and_race_points(
 
     await daily_on(fake)  # a daily answer
     clock.at = at("09:30")
-    await channel_engine.channel.tick()
+    await channel_engine.scheduler.tick()
     post = fake.channel_posts()[-1]
     question = question_in(bank, post)
     await fake.click(post.message["id"], by_choice(post)[question.answer]["custom_id"], user=ALICE)
@@ -323,7 +321,7 @@ async def test_a_competition_counts_personal_daily_and_race_points(
     await fake.click(race_post.message["id"], custom_id, user=ALICE)
     total += scoring.race_points(True, question.difficulty, 0, 10, 1)
     clock.advance(10)
-    await channel_engine.channel.tick()
+    await channel_engine.scheduler.tick()
 
     board = await fake.slash("quiz-leaderboard", period="competition", user=ALICE)
     assert not board.ephemeral  # for the whole channel, like every leaderboard
@@ -409,9 +407,9 @@ async def test_no_channel_play_in_direct_messages_or_where_the_bot_cannot_post(
     await daily_on(fake)
     fake.forbidden.add(CHANNEL_ID)
     clock.at = at("09:30")
-    await channel_engine.channel.tick()
+    await channel_engine.scheduler.tick()
     fake.forbidden.clear()
-    await channel_engine.channel.tick()
+    await channel_engine.scheduler.tick()
     assert fake.posts == []
     assert any("could not be posted" in r.getMessage() for r in caplog.records)
 
@@ -442,7 +440,7 @@ async def test_a_restart_in_the_middle_of_a_day_and_of_a_race(
         engine = first.engine
         await daily_on(fake)
         clock.at = at("09:30")
-        await engine.channel.tick()
+        await engine.scheduler.tick()
         daily = fake.channel_posts()[-1]
         daily_question = question_in(bank, daily)
         daily_buttons = by_choice(daily)
@@ -460,14 +458,14 @@ async def test_a_restart_in_the_middle_of_a_day_and_of_a_race(
             race.message["id"], race_buttons[race_question.answer]["custom_id"], user=ALICE
         )
     await store.close()
-    assert "discord" not in engine.channel.publishers  # a closed client posts nothing
+    assert "discord" not in engine.publishers  # a closed client posts nothing
 
     store = await Store.open(path)
     try:
         async with running_bot(fake, open_engine(catalog, store, clock)) as second:
             engine = second.engine
             assert fake.command_syncs == 1  # the same commands: no second sync
-            await engine.channel.tick()
+            await engine.scheduler.tick()
             assert len(fake.posts) == 2  # the day's question is not posted again
 
             # The first client's buttons work on the second client.
@@ -488,7 +486,7 @@ async def test_a_restart_in_the_middle_of_a_day_and_of_a_race(
             assert locked.content.startswith("Locked in: ")
 
             clock.advance(10)
-            await engine.channel.tick()  # reveal of question 1
+            await engine.scheduler.tick()  # reveal of question 1
             reveal = fake.channel_posts()[-1]
             [standings] = reveal.embeds[0]["fields"]
             assert [line.split(" — ")[0] for line in standings["value"].splitlines()] == [
@@ -496,16 +494,16 @@ async def test_a_restart_in_the_middle_of_a_day_and_of_a_race(
                 "🥈 Bob",
             ]
             clock.advance(5)
-            await engine.channel.tick()  # question 2
+            await engine.scheduler.tick()  # question 2
             second_post = fake.channel_posts()[-1]
             assert "question 2 of 2" in second_post.embeds[0]["title"]
             clock.advance(10)
-            await engine.channel.tick()
+            await engine.scheduler.tick()
             podium = fake.channel_posts()[-1]
             assert podium.embeds[0]["title"] == t("en", "race_podium", topic="Tiny test bank")
 
             clock.at = at("11:30")
-            await engine.channel.tick()
+            await engine.scheduler.tick()
             daily_reveal = fake.channel_posts()[-1]
             assert daily_reveal.embeds[0]["title"].startswith("📊")
             assert t("en", "answered_total", count=2) in daily_reveal.text()

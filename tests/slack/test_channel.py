@@ -1,6 +1,6 @@
 """Channel play on Slack end to end: the real bolt app in HTTP mode, the real engine and
 store on a fake clock, and the fake Slack recording chat.postMessage and chat.update.
-The scheduler is driven by ``engine.channel.tick()`` after moving the clock, so a day or
+The scheduler is driven by ``engine.scheduler.tick()`` after moving the clock, so a day or
 a race runs in milliseconds."""
 
 from __future__ import annotations
@@ -35,8 +35,7 @@ def clock() -> FakeClock:
 @pytest.fixture
 async def engine(catalog: Catalog, store: Store, clock: FakeClock) -> Engine:
     """The engine on the fake clock; the public answer count is edited at once."""
-    engine = Engine(catalog, store, clock)
-    engine.channel.count_refresh = 0.0
+    engine = Engine(catalog, store, clock, count_refresh=0.0)
     return engine
 
 
@@ -53,7 +52,7 @@ def private(reply: dict[str, Any]) -> str:
 
 async def tick_at(engine: Engine, clock: FakeClock, when: str) -> None:
     clock.at = moment(when)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
 
 
 async def edited_to(fake: FakeSlack, post: ChannelPost, text: str) -> ChannelPost:
@@ -86,7 +85,7 @@ async def test_a_daily_question_from_the_admin_command_to_its_reveal(
     assert "results 2 h later" in on and "Next question: 2026-11-02 09:30 CET." in on
     status = private(await slack.command("daily status", "U1"))  # anyone may ask
     assert "09:30 (Europe/Berlin)" in status
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     assert fake.channel_posts() == []  # not before its time
 
     await tick_at(engine, clock, "2026-11-02T08:30:20")  # 09:30 in Berlin
@@ -157,7 +156,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
     again = private(await slack.click(labels[right], "U2", message_ts=first.ts))
     assert again == f"Your answer is already locked in: {wrong}."
     clock.advance(11)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     reveal = fake.channel_posts("C1")[1]
     text = shown(reveal)
     assert f"⏱️ Time's up · question 1 of 2 · {OFFLOADING}" in text
@@ -165,7 +164,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
     assert "Standings" in text and "🥇 Ada — " in text and "🥈 Grace Hopper — 0 pts" in text
 
     clock.advance(6)  # the pause between questions
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     second = fake.channel_posts("C1")[2]
     assert "question 2 of 2" in shown(second)
     labels2, right2, _ = choices(second, catalog)
@@ -175,7 +174,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
     late = private(await slack.click(labels[right], ADMIN, message_ts=first.ts))
     assert late == "Too late: this question is closed."
     clock.advance(6)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
 
     posts = fake.channel_posts("C1")
     assert len(posts) == 5  # two questions, two reveals, the podium
@@ -186,7 +185,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
     assert re.search(r"🥈 Grace Hopper — \d+ pts · 1/2 right", podium)
     assert buttons({"blocks": posts[4].blocks}) == {}
     clock.advance(60)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     assert len(fake.channel_posts()) == 5  # nothing after the podium
 
 
@@ -228,7 +227,7 @@ async def test_competition_standings_count_quiz_daily_and_race_points(
     labels, right, _ = choices(race, catalog)
     private(await slack.click(labels[right], "UHI", message_ts=race.ts))
     clock.advance(6)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     podium = shown(fake.channel_posts("C1")[-1])
     race_points = int(re.search(r"🥇 आशा — (\d+) pts", podium)[1])  # type: ignore[index]
 
@@ -316,8 +315,7 @@ async def open_app(
     db: Path, catalog: Catalog, clock: FakeClock, fake: FakeSlack, first_key: int
 ) -> tuple[Engine, SlackDriver, Any]:
     """A fresh process's worth: a new Store on the file, engine, bolt app and client."""
-    engine = Engine(catalog, await Store.open(db), clock)
-    engine.channel.count_refresh = 0.0
+    engine = Engine(catalog, await Store.open(db), clock, count_refresh=0.0)
     runner, url = await start_http(engine, fake)
     return engine, SlackDriver(fake, url, SECRET, _keys=itertools.count(first_key)), runner
 
@@ -390,15 +388,15 @@ async def test_a_restart_mid_race_keeps_the_race_going(
     locked = private(await slack.click(labels[right], "U2", message_ts=first.ts))
     assert locked.startswith(f"Locked in: {right}. ")  # an old button, a new process
     clock.advance(16)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     assert re.search(rf"^{right} █{{12}} 2 \(100%\) ✅$", shown(fake.channel_posts()[1]), re.M)
     clock.advance(6)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     second = fake.channel_posts("C1")[2]
     labels, right, _ = choices(second, catalog)
     private(await slack.click(labels[right], "U2", message_ts=second.ts))
     clock.advance(21)
-    await engine.channel.tick()
+    await engine.scheduler.tick()
     podium = shown(fake.channel_posts("C1")[-1])
     assert podium.startswith(f"🏆 Race over · {OFFLOADING}")
     assert "🥇 Grace Hopper" in podium and "🥈 Ada" in podium

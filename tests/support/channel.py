@@ -8,13 +8,13 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from adapters.phrases import render
 from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.play.channel import Caller
 from bot.play.codec import DailyAction, decode
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
-from bot.ui.plain import render
 from bot.ui.views import ChannelView, DailyPostView, Notice
 
 
@@ -71,12 +71,13 @@ PLAYERS = [PlayerRef("slack", f"U{i}", name) for i, name in enumerate(["Ana", "B
 
 
 async def open_engine(
-    path: Path, catalog: Catalog, clock: FakeClock
+    path: Path, catalog: Catalog, clock: FakeClock, count_refresh: float = 0.0
 ) -> tuple[Engine, RecordingPublisher]:
-    engine = Engine(catalog, await Store.open(path), clock)
+    """The engine on the fake clock, posting to a recording publisher; the public
+    answer count is edited ``count_refresh`` seconds after a click (at once by default)."""
+    engine = Engine(catalog, await Store.open(path), clock, count_refresh=count_refresh)
     publisher = RecordingPublisher(clock)
-    engine.channel.publishers["slack"] = publisher
-    engine.channel.count_refresh = 0.0
+    engine.publishers.register("slack", publisher)
     return engine, publisher
 
 
@@ -84,7 +85,7 @@ async def run_until(engine: Engine, clock: FakeClock, end: float, step: float = 
     """Tick the scheduler every ``step`` seconds of fake time up to ``end``."""
     while clock.now() < end:
         clock.advance(min(step, end - clock.now()))
-        await engine.channel.tick()
+        await engine.scheduler.tick()
 
 
 def right_and_wrong(engine: Engine, view: DailyPostView) -> tuple[str, str]:
@@ -99,4 +100,4 @@ def right_and_wrong(engine: Engine, view: DailyPostView) -> tuple[str, str]:
 
 
 async def switch_on(engine: Engine, topics: str, at: str, zone: str) -> Notice:
-    return await engine.channel.daily_on(Caller(ADMIN, CHANNEL, "en", True), topics, at, zone, None)
+    return await engine.daily.on(Caller(ADMIN, CHANNEL, "en", True), topics, at, zone, None)

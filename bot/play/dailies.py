@@ -1,0 +1,325 @@
+"""The daily question: switching it on and off in a channel, posting it when due,
+answering it privately, keeping its public answer count current and revealing it."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from datetime import datetime
+
+from bot.content.banks import Catalog, Question
+from bot.operations import metrics
+from bot.operations.tasks import Supervisor
+from bot.persistence import DailyRepository
+from bot.play import codec, scoring
+from bot.play.channel import (
+    Caller,
+    Publishers,
+    bars,
+    choices,
+    notice,
+    post,
+    question_in,
+    refusal,
+)
+from bot.play.clock import Clock
+from bot.play.daily import (
+    DailyPost,
+    DailySchedule,
+    draw,
+    due_day,
+    next_post_at,
+    parse_time,
+    parse_timezone,
+    reveal_time,
+)
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.scheduler import Duty
+from bot.ui import i18n
+from bot.ui.messages import t
+from bot.ui.views import ChannelFeedback, ChoiceView, DailyPostView, DailyRevealView, Notice
+
+log = logging.getLogger(__name__)
+
+COUNT_REFRESH = 2.0  # seconds: a daily post's answer count is edited at most this often
+REVEAL_RETRY_SECONDS = 60.0  # a daily reveal the platform refused is tried again after this
+
+
+def _duration(seconds: int) -> str:
+    """A delay as hours and minutes, e.g. "8 h", "1 h 30 min", "2 min"."""
+    hours, minutes = divmod(round(seconds / 60), 60)
+    return (
+        " ".join(
+            part for part in (f"{hours} h" * bool(hours), f"{minutes} min" * bool(minutes)) if part
+        )
+        or "0 min"
+    )
+
+
+def _choices(post: DailyPost, question: Question, locale: str) -> tuple[ChoiceView, ...]:
+    return choices(question, post.seed, locale, lambda c: codec.DailyAction(post.id, c).encode())
+
+
+class DailyQuestions:
+    def __init__(
+        self,
+        catalog: Catalog,
+        dailies: DailyRepository,
+        clock: Clock,
+        publishers: Publishers,
+        tasks: Supervisor,
+        *,
+        reveal_hours: float | None = None,
+        count_refresh: float = COUNT_REFRESH,
+    ):
+        """``reveal_hours``: the reveal's delay when a command names none (else the
+        schedule's own default); ``count_refresh``: how long clicks are gathered before
+        the public answer count is edited."""
+        self._catalog = catalog
+        self._dailies = dailies
+        self._clock = clock
+        self._publishers = publishers
+        self._tasks = tasks
+        self._reveal_hours = reveal_hours
+        self._count_refresh = count_refresh
+        self._reveal_retry: dict[str, float] = {}  # post id -> when to try its reveal again
+        self._refresh_pending: set[str] = set()
+        self.posting = Duty("the daily question", self._dailies.schedules, self._post)
+        self.revealing = Duty("the daily results", self._to_reveal, self._reveal)
+
+    def replace_catalog(self, catalog: Catalog) -> None:
+        self._catalog = catalog
+
+    # --- commands ---------------------------------------------------------------------
+
+    async def on(
+        self, caller: Caller, topics: str, at: str, timezone: str, reveal_hours: float | None
+    ) -> Notice:
+        loc = caller.locale
+        if not caller.is_admin:
+            return notice(loc, "admin_only")
+        names = [n for n in topics.split(",") if n.strip()]
+        banks = [self._catalog.find(n) for n in names]
+        unknown = [n for n, b in zip(names, banks, strict=True) if b is None]
+        if not names or unknown:
+            return refusal(caller, "bad_topics", "daily", topics=", ".join(unknown) or "—")
+        when = parse_time(at)
+        if when is None:
+            return refusal(caller, "bad_time", "daily", value=at)
+        zone = parse_timezone(timezone)
+        if zone is None:
+            return refusal(caller, "bad_timezone", "daily", value=timezone)
+        hours = reveal_hours or self._reveal_hours
+        reveal_after = round(3600 * hours) if hours else None
+        schedule = DailySchedule(
+            caller.scope,
+            tuple(dict.fromkeys(b.id for b in banks if b)),
+            when,
+            zone,
+            loc,
+            *([reveal_after] if reveal_after else []),
+        )
+        await self._dailies.save_schedule(schedule)
+        return Notice(loc, "daily_on", self._status_text(schedule, loc))
+
+    def _status_text(self, schedule: DailySchedule, locale: str) -> str:
+        titles = ", ".join(
+            i18n.pick(b.title, locale) for b in map(self._catalog.get, schedule.topics) if b
+        )
+        now = self._clock.now()
+        next_at = datetime.fromtimestamp(next_post_at(schedule, now), schedule.zone)
+        on = t(
+            locale,
+            "daily_on",
+            topics=titles,
+            time=schedule.at.strftime("%H:%M"),
+            timezone=schedule.timezone,
+            delay=_duration(schedule.reveal_after),
+        )
+        return f"{on}\n{t(locale, 'daily_next', when=next_at.strftime('%Y-%m-%d %H:%M %Z'))}"
+
+    async def off(self, caller: Caller) -> Notice:
+        if not caller.is_admin:
+            return notice(caller.locale, "admin_only")
+        removed = await self._dailies.remove_schedule(caller.scope)
+        return notice(caller.locale, "daily_off" if removed else "daily_none")
+
+    async def status(self, caller: Caller) -> Notice:
+        mine = await self._schedule(caller.scope)
+        if mine is None:
+            return notice(caller.locale, "daily_none")
+        return Notice(caller.locale, "daily_status", self._status_text(mine, caller.locale))
+
+    async def _schedule(self, scope: ScopeRef) -> DailySchedule | None:
+        schedules = await self._dailies.schedules(scope.platform)
+        return next((s for s in schedules if s.scope == scope), None)
+
+    async def channel_locale(self, scope: ScopeRef) -> str:
+        """The language a channel's daily question is posted in, else the default."""
+        schedule = await self._schedule(scope)
+        return schedule.locale if schedule else i18n.DEFAULT_LOCALE
+
+    # --- posting, clicks, the count, the reveal -----------------------------------------
+
+    def _view(self, daily: DailyPost, answered: int) -> DailyPostView | None:
+        found = question_in(self._catalog, daily.bank_id, daily.question_id)
+        if found is None:
+            return None
+        bank, question = found
+        return DailyPostView(
+            locale=daily.locale,
+            post_id=daily.id,
+            day=daily.day,
+            topic_title=i18n.pick(bank.title, daily.locale),
+            prompt=i18n.pick(question.prompt, daily.locale),
+            choices=_choices(daily, question, daily.locale),
+            answered=answered,
+            reveal_at=daily.reveal_at,
+        )
+
+    async def _post(self, schedule: DailySchedule) -> bool:
+        """Post the channel's question if its day is due and not posted yet."""
+        now = self._clock.now()
+        day = due_day(schedule, now)
+        publisher = self._publishers.get(schedule.scope.platform)
+        if day is None or publisher is None:
+            return False
+        candidates = [
+            (bank.id, q.id)
+            for bank in map(self._catalog.get, schedule.topics)
+            if bank
+            for q in bank.questions
+        ]
+        if not candidates:
+            return False
+        cycle, used = await self._dailies.history(schedule.scope)
+        seed = secrets.randbits(48)
+        (bank_id, question_id), new_cycle = draw(candidates, used, seed)
+        daily = DailyPost(
+            id=secrets.token_hex(8),
+            scope=schedule.scope,
+            day=day.isoformat(),
+            cycle=cycle + 1 if new_cycle or not used else cycle,
+            bank_id=bank_id,
+            question_id=question_id,
+            seed=seed,
+            locale=schedule.locale,
+            posted_at=now,
+            reveal_at=reveal_time(schedule, day),
+        )
+        if not await self._dailies.claim_post(daily):
+            return False  # already posted for that day
+        view = self._view(daily, 0)
+        assert view is not None
+        ref = await post(publisher, schedule.scope, view, "the daily question")
+        if ref is None:  # the platform refused: the day is lost, never doubled
+            metrics.DAILY_POSTS.labels(outcome="missed").inc()
+            return False
+        await self._dailies.set_message(daily.id, ref)
+        metrics.DAILY_POSTS.labels(outcome="made").inc()
+        return True
+
+    async def click(
+        self, player: PlayerRef, action: codec.DailyAction, locale: str
+    ) -> ChannelFeedback | Notice:
+        daily = await self._dailies.post(action.post_id)
+        found = question_in(self._catalog, daily.bank_id, daily.question_id) if daily else None
+        if daily is None or found is None or daily.scope.platform != player.platform:
+            return notice(locale, "invalid")
+        _, question = found
+        if not 0 <= action.choice < len(question.choices):
+            return notice(locale, "invalid")
+        now = self._clock.now()
+        if daily.revealed_at is not None or now >= daily.reveal_at:
+            return notice(locale, "daily_closed")
+        correct = action.choice == question.answer
+        recorded = await self._dailies.record_answer(
+            daily,
+            player,
+            action.choice,
+            correct,
+            lambda streak: scoring.daily_points(correct, question.difficulty, streak),
+            now,
+        )
+        shown = _choices(daily, question, locale)
+        by_key = {codec.decode(c.action_id).choice: c for c in shown}  # type: ignore[union-attr]
+        if recorded.duplicate:
+            return notice(locale, "daily_already", letter=by_key[recorded.choice].letter)
+        metrics.ANSWERS.labels(mode="daily").inc()
+        self._schedule_count_refresh(daily)
+        return ChannelFeedback(
+            locale=locale,
+            correct=correct,
+            chosen=by_key[action.choice],
+            answer=by_key[question.answer],
+            explanation=i18n.pick(question.explanation, locale),
+            references=question.references,
+            points=recorded.points,
+            streak=recorded.streak,
+            duplicate=False,
+        )
+
+    def _schedule_count_refresh(self, daily: DailyPost) -> None:
+        """Edit the public answer count, coalescing a burst of clicks into one edit."""
+        if daily.id in self._refresh_pending or daily.message_ref is None:
+            return
+        self._refresh_pending.add(daily.id)
+        self._tasks.spawn(self._refresh_count(daily), "daily-count-refresh")
+
+    async def _refresh_count(self, daily: DailyPost) -> None:
+        try:
+            await asyncio.sleep(self._count_refresh)
+        finally:
+            self._refresh_pending.discard(daily.id)
+        publisher = self._publishers.get(daily.scope.platform)
+        try:  # expected failures are the platform's or the database's: a warning
+            current = await self._dailies.post(daily.id)
+            if publisher is None or current is None or current.revealed_at is not None:
+                return
+            results = await self._dailies.results(current)
+            view = self._view(current, sum(results.counts.values()))
+            if view is not None:
+                await publisher.update(daily.scope, daily.message_ref or "", view)
+        except Exception as exc:
+            log.warning("could not update the daily question's answer count: %s", exc)
+            metrics.API_ERRORS.labels(platform=daily.scope.platform).inc()
+
+    async def _to_reveal(self) -> list[DailyPost]:
+        return await self._dailies.posts_to_reveal(self._clock.now())
+
+    async def _reveal(self, daily: DailyPost) -> bool:
+        """Reveal one daily question. Claimed first, so two schedulers never both post it;
+        a post the platform refuses gives the claim back, to be tried again later."""
+        now = self._clock.now()
+        publisher = self._publishers.get(daily.scope.platform)
+        found = question_in(self._catalog, daily.bank_id, daily.question_id)
+        if publisher is None or self._reveal_retry.get(daily.id, 0.0) > now:
+            return False
+        if not await self._dailies.mark_revealed(daily.id, now):
+            return False  # another scheduler has it
+        if found is None or daily.message_ref is None:
+            return False  # nothing to reveal: its bank is gone or it was never posted
+        bank, question = found
+        results = await self._dailies.results(daily)
+        rows, answer, total = bars(_choices(daily, question, daily.locale), results, question)
+        view = DailyRevealView(
+            locale=daily.locale,
+            day=daily.day,
+            topic_title=i18n.pick(bank.title, daily.locale),
+            prompt=i18n.pick(question.prompt, daily.locale),
+            bars=rows,
+            answer=answer,
+            explanation=i18n.pick(question.explanation, daily.locale),
+            references=question.references,
+            winners=tuple(w.name or w.player_id for w in results.winners),
+            answered=total,
+        )
+        if await post(publisher, daily.scope, view, "the daily results"):
+            self._reveal_retry.pop(daily.id, None)
+            metrics.DAILY_REVEALS.labels(outcome="made").inc()
+            return True
+        await self._dailies.unmark_revealed(daily.id)
+        self._reveal_retry[daily.id] = now + REVEAL_RETRY_SECONDS
+        metrics.DAILY_REVEALS.labels(outcome="failed").inc()
+        return False
