@@ -16,6 +16,7 @@ from importlib.metadata import version
 from pathlib import Path
 from types import ModuleType
 
+from adapters.phrases import TEXT, render
 from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catalog
 from bot.content.export import export
 from bot.content.lint import lint, load_rules, rate_table
@@ -26,8 +27,6 @@ from bot.operations.tasks import Supervisor
 from bot.persistence import Store, StoreError, integrity_problems
 from bot.play.engine import PERIODS, Engine, topic_list
 from bot.ui import i18n
-from bot.ui.messages import t
-from bot.ui.plain import render
 from bot.ui.views import TopicList
 
 from . import console
@@ -181,15 +180,15 @@ def _run_terminal(args: argparse.Namespace) -> int:
     core = _settings(args).core
     locale = _terminal_locale(None, core)
     out = console.Terminal(locale)
-    out.say(t(locale, "terminal_no_platform") + "\n")
+    out.say(TEXT.t(locale, "no_platform") + "\n")
     catalog = _catalog(core)
     topic = args.topic
     if not topic:
-        out.say(render(topic_list(catalog, locale, None, "terminal")))
+        out.say(render(topic_list(catalog, locale)))
         topic = first = catalog.banks[0].id
         if sys.stdin.isatty():
             try:
-                topic = input("\n" + t(locale, "terminal_topic_prompt", default=first)).strip()
+                topic = input("\n" + TEXT.t(locale, "topic_prompt", default=first)).strip()
             except EOFError:  # Ctrl-D: like q
                 topic = "q"
             if topic.lower() in console.STOP_WORDS:

@@ -49,9 +49,7 @@ def test_hindi_and_unknown_topic(tmp_path: Path) -> None:
     unknown = quizbot("play", "offlaoding", stdin="", db=db)
     assert unknown.returncode == 2
     assert "I don't know the topic “offlaoding”." in unknown.stdout
-    assert (
-        "Did you mean Optimizer state offloading to CPU and NVMe (`offloading`)?" in unknown.stdout
-    )
+    assert "Did you mean Optimizer state offloading to CPU and NVMe (offloading)?" in unknown.stdout
     assert "mixed-precision" in unknown.stdout
 
 

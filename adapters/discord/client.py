@@ -21,10 +21,12 @@ import yarl
 
 from bot.play import codec
 from bot.play.engine import Engine
+from bot.play.requests import Click
 
 from .commands import CatalogTranslator, build_tree
-from .handlers import ACK_BUDGET, PLATFORM, Handlers
+from .handlers import ACK_BUDGET, Handlers
 from .outage import LIBRARY_LOGGER, OutageFilter
+from .parse import PLATFORM
 from .publisher import DiscordPublisher
 from .settings import DiscordSettings, SettingsError
 
@@ -60,7 +62,7 @@ class QuizButton(discord.ui.DynamicItem[discord.ui.Button], template=codec.PATTE
     async def callback(self, interaction: discord.Interaction) -> None:
         client = interaction.client
         assert isinstance(client, QuizClient)
-        await client.handlers.click(interaction, self.custom_id)
+        await client.handlers.handle(interaction, Click(self.custom_id))
 
 
 def _dispatched_to_quiz_button(interaction: discord.Interaction) -> bool:
@@ -228,7 +230,7 @@ class QuizClient(discord.Client):
             _dispatched_to_quiz_button(interaction)
         ):
             custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-            await self.handlers.click(interaction, custom_id)
+            await self.handlers.handle(interaction, Click(custom_id))
 
     async def commands_payload(self) -> list[dict[str, Any]]:
         """The commands exactly as a sync sends them, translations included."""

@@ -1,5 +1,6 @@
 """The application commands and their translations. Descriptions and choice names come
-from bot/messages.py, so Discord shows them to Hindi clients in Hindi. Command and option
+from this adapter's own catalogue (adapters/discord/locale), so Discord shows them to
+Hindi clients in Hindi. Command and option
 names stay English everywhere: every help line and notice, in every language, tells
 players to type ``/quiz <topic>``, and Discord would show a Hindi client only the
 translated name. Discord has no Bengali client locale; Bengali players use /quiz-lang bn."""
@@ -14,10 +15,30 @@ from discord.app_commands import locale_str
 
 from bot.play import race
 from bot.play.engine import PERIODS
+from bot.play.requests import (
+    CompetitionEnd,
+    CompetitionStandings,
+    CompetitionStart,
+    DailyOff,
+    DailyOn,
+    DailyStatus,
+    RaceStart,
+    RaceStop,
+    Request,
+    SetLanguage,
+    ShowLeaderboard,
+    ShowStats,
+    ShowTopics,
+    StartQuiz,
+)
 from bot.ui import i18n
 
-from .handlers import COMPETITION, Handlers, timezone_choices, try_again
+from .autocomplete import timezone_choices, topic_choices
+from .deliver import try_again
+from .handlers import Handlers
 from .phrases import TEXT
+
+COMPETITION = "competition"  # the leaderboard period that shows the competition's standings
 
 log = logging.getLogger(__name__)
 
@@ -82,15 +103,15 @@ class QuizTree(app_commands.CommandTree):
 def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree:
     tree = QuizTree(client)
 
-    async def topic_choices(
+    async def topics_named(
         interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await handlers.topic_choices(interaction, current)
+        return await topic_choices(handlers.engine, interaction, current)
 
     async def topic_list_choices(
         interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[str]]:
-        return await handlers.topic_choices(interaction, current, listed=True)
+        return await topic_choices(handlers.engine, interaction, current, listed=True)
 
     async def timezones(
         interaction: discord.Interaction, current: str
@@ -99,24 +120,29 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
 
     @tree.command(name="quiz", description=text("cmd_quiz"))
     @app_commands.describe(topic=text("opt_topic"))
-    @app_commands.autocomplete(topic=topic_choices)
+    @app_commands.autocomplete(topic=topics_named)
     async def quiz(interaction: discord.Interaction, topic: str) -> None:
-        await handlers.quiz(interaction, topic)
+        await handlers.handle(interaction, StartQuiz(topic))
 
     @tree.command(name="quiz-leaderboard", description=text("cmd_leaderboard"))
     @app_commands.describe(period=text("opt_period"), topic=text("opt_board_topic"))
     @app_commands.choices(period=choices(*PERIODS, COMPETITION, prefix="period_"))
-    @app_commands.autocomplete(topic=topic_choices)
+    @app_commands.autocomplete(topic=topics_named)
     async def leaderboard(
         interaction: discord.Interaction,
         period: app_commands.Choice[str] | None = None,
         topic: str | None = None,
     ) -> None:
-        await handlers.leaderboard(interaction, period.value if period else None, topic)
+        if period and period.value == COMPETITION:
+            await handlers.handle(interaction, CompetitionStandings())
+        else:
+            await handlers.handle(
+                interaction, ShowLeaderboard(period.value if period else "all", topic)
+            )
 
     @tree.command(name="quiz-stats", description=text("cmd_stats"))
     async def stats(interaction: discord.Interaction) -> None:
-        await handlers.stats(interaction)
+        await handlers.handle(interaction, ShowStats())
 
     @tree.command(name="quiz-lang", description=text("cmd_lang"))
     @app_commands.describe(language=text("opt_language"))
@@ -126,11 +152,11 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         ]
     )
     async def lang(interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
-        await handlers.lang(interaction, language.value)
+        await handlers.handle(interaction, SetLanguage(language.value))
 
     @tree.command(name="quiz-topics", description=text("cmd_topics"))
     async def topics(interaction: discord.Interaction) -> None:
-        await handlers.topics(interaction)
+        await handlers.handle(interaction, ShowTopics())
 
     # Channel play. Options are flat (an action choice, then what it needs) rather than
     # subcommands, so each is one command line with Discord's own option hints.
@@ -152,7 +178,11 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         timezone: str | None = None,
         reveal_hours: app_commands.Range[float, 0.01, 24.0] | None = None,
     ) -> None:
-        await handlers.daily(interaction, action.value, topics, time, timezone, reveal_hours)
+        asked: dict[str, Request] = {
+            "on": DailyOn(topics or "", time or "", timezone or "", reveal_hours),
+            "off": DailyOff(),
+        }
+        await handlers.handle(interaction, asked.get(action.value, DailyStatus()))
 
     @tree.command(name="quiz-race", description=text("cmd_race"))
     @app_commands.describe(
@@ -160,18 +190,18 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         questions=text("opt_race_questions"),
         seconds=text("opt_race_seconds"),
     )
-    @app_commands.autocomplete(topic=topic_choices)
+    @app_commands.autocomplete(topic=topics_named)
     async def race_start(
         interaction: discord.Interaction,
         topic: str,
         questions: app_commands.Range[int, 1, race.MAX_QUESTIONS] | None = None,
         seconds: app_commands.Range[int, race.MIN_SECONDS, race.MAX_SECONDS] | None = None,
     ) -> None:
-        await handlers.race(interaction, topic, questions, seconds)
+        await handlers.handle(interaction, RaceStart(topic, questions, seconds))
 
     @tree.command(name="quiz-race-stop", description=text("cmd_race_stop"))
     async def race_stop(interaction: discord.Interaction) -> None:
-        await handlers.race_stop(interaction)
+        await handlers.handle(interaction, RaceStop())
 
     @tree.command(name="quiz-competition", description=text("cmd_competition"))
     @app_commands.describe(
@@ -189,7 +219,11 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         until: str | None = None,
         topics: str | None = None,
     ) -> None:
-        await handlers.competition(interaction, action.value, name, until, topics)
+        asked: dict[str, Request] = {
+            "start": CompetitionStart(name or "", until or "", topics),
+            "end": CompetitionEnd(),
+        }
+        await handlers.handle(interaction, asked.get(action.value, CompetitionStandings()))
 
     @tree.error
     async def on_error(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from bot.ui.messages import Messages
+from bot.ui.messages import CORE, Messages
 from bot.ui.phrases import CataloguePhrases
 
-TEXT = Messages("adapters.discord", "discord")
+# Falls back to the core's catalogue for the words both share (period names).
+TEXT = Messages("adapters.discord", "discord", fallback=CORE)
 PHRASES = CataloguePhrases(TEXT, "/quiz ")

@@ -13,7 +13,6 @@ embed's colour carries right and wrong at a glance.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
@@ -39,6 +38,7 @@ from bot.ui.document import (
 )
 from bot.ui.layout import layout
 
+from .deliver import Button, Message
 from .phrases import PHRASES
 
 
@@ -70,72 +70,6 @@ COLOURS = {
 }
 
 
-@dataclass(frozen=True)
-class Button:
-    label: str
-    custom_id: str
-
-
-@dataclass(frozen=True)
-class Reply:
-    """One message: optional text, embeds and buttons (buttons are always wholly
-    replaced, so an edit without buttons removes the old ones)."""
-
-    content: str | None = None
-    embeds: tuple[discord.Embed, ...] = ()
-    buttons: tuple[Button, ...] = ()
-
-    def view(self) -> discord.ui.View | None:
-        """The buttons as a discord.py view. Clicks are routed by custom_id through a
-        registered DynamicItem, so the view is stopped before it is sent: discord.py then
-        does not track it (an ephemeral view would time out after 15 minutes and, on
-        removal, unregister the DynamicItem's pattern for every message)."""
-        if not self.buttons:
-            return None
-        view = discord.ui.View(timeout=None)
-        for button in self.buttons:
-            view.add_item(
-                discord.ui.Button(
-                    label=button.label,
-                    custom_id=button.custom_id,
-                    style=discord.ButtonStyle.primary,
-                )
-            )
-        view.stop()
-        return view
-
-    def send_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for a new message (send_message, followup.send)."""
-        kwargs: dict[str, Any] = {
-            "embeds": list(self.embeds),
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
-        if self.content:
-            kwargs["content"] = self.content
-        view = self.view()
-        if view is not None:
-            kwargs["view"] = view
-        return kwargs
-
-    def edit_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments that replace a whole message (edit_message and the like)."""
-        return {
-            "content": self.content,
-            "embeds": list(self.embeds),
-            "view": self.view(),
-            "allowed_mentions": discord.AllowedMentions.none(),
-        }
-
-    def to_dict(self) -> dict[str, Any]:
-        """The message payload as Discord receives it (for tests and debugging)."""
-        view = self.view()
-        return {
-            "content": self.content or "",
-            "embeds": [embed.to_dict() for embed in self.embeds],
-            "components": view.to_components() if view else [],
-        }
-
-
 def safe(text: str) -> str:
     """Bank text or a name, shown literally: no markdown, no pings."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
@@ -145,11 +79,11 @@ def fit(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - len(ELLIPSIS)] + ELLIPSIS
 
 
-def render(view: object) -> Reply:
+def render(view: object) -> Message:
     return message(layout(view, PHRASES))
 
 
-def message(document: Document) -> Reply:
+def message(document: Document) -> Message:
     buttons = tuple(
         Button(fit(b.label, LIMITS.button_label), b.action_id)
         for b in document.buttons[: LIMITS.buttons]
@@ -157,7 +91,7 @@ def message(document: Document) -> Reply:
     plain_cards = [card for card in document.cards if card.tone is Tone.PLAIN]
     content = "\n\n".join(_paragraph(b) for card in plain_cards for b in card.blocks)
     embeds = tuple(_embed(card) for card in document.cards if card.tone is not Tone.PLAIN)
-    return Reply(fit(content, LIMITS.content) or None, _bounded(embeds), buttons)
+    return Message(fit(content, LIMITS.content) or None, _bounded(embeds), buttons)
 
 
 # --- inline markup ---------------------------------------------------------------------------

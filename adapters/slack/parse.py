@@ -9,22 +9,28 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.play.engine import PERIODS
+from bot.play.requests import (
+    CompetitionEnd,
+    CompetitionStandings,
+    CompetitionStart,
+    DailyOff,
+    DailyOn,
+    DailyStatus,
+    RaceStart,
+    RaceStop,
+    Request,
+    SetLanguage,
+    ShowLeaderboard,
+    ShowStats,
+    ShowTopics,
+    StartQuiz,
+    Usage,
+)
 
 COMMAND = "/quiz"
 MAX_TOPIC = 100  # characters of a topic read from /quiz text
-HELP = "help"
-TOPICS = "topics"
-LEADERBOARD = "leaderboard"
-STATS = "stats"
-LANG = "lang"
-QUIZ = "quiz"
+HELP, TOPICS, LEADERBOARD, STATS, LANG = "help", "topics", "leaderboard", "stats", "lang"
 DAILY, RACE, COMPETITION = "daily", "race", "competition"
-# Channel commands that take no argument but the caller.
-DAILY_OFF = "daily off"
-DAILY_STATUS = "daily status"
-RACE_STOP = "race stop"
-COMPETITION_END = "competition end"
-COMPETITION_STANDINGS = "competition standings"
 _WORDS = {
     "help": HELP,
     "?": HELP,
@@ -63,52 +69,6 @@ class Click:
     action_id: str
     response_url: str
     user_name: str  # the Slack handle, as for Command
-
-
-@dataclass(frozen=True)
-class Invocation:
-    """What the text after ``/quiz`` asks for, when a kind alone (or with a topic, period
-    or language tag) says it all."""
-
-    kind: str  # HELP, TOPICS, LEADERBOARD, STATS, LANG, QUIZ or a no-argument channel command
-    topic: str | None = None
-    period: str = "all"
-    tag: str = ""
-
-
-@dataclass(frozen=True)
-class DailyOn:
-    """``/quiz daily on <topics> <HH:MM> <timezone> [reveal-hours]``. The time and the
-    timezone are checked by the core, whose refusal names the bad value."""
-
-    topics: str  # comma-separated, as typed
-    at: str
-    timezone: str
-    reveal_hours: float | None = None
-
-
-@dataclass(frozen=True)
-class RaceStart:
-    topic: str
-    questions: int | None = None
-    seconds: int | None = None
-
-
-@dataclass(frozen=True)
-class CompetitionStart:
-    name: str
-    until: str  # YYYY-MM-DD, checked by the core
-    topics: str | None = None  # comma-separated; None: every topic
-
-
-@dataclass(frozen=True)
-class Usage:
-    """A malformed channel command: answer with its usage line."""
-
-    key: str  # daily_usage, race_usage or competition_usage
-
-
-Request = Invocation | DailyOn | RaceStart | CompetitionStart | Usage
 
 
 def _text(value: object) -> str | None:
@@ -164,35 +124,36 @@ def understood(body: object) -> bool:
     return command(body) is not None or click(body) is not None
 
 
-def invocation(text: str) -> Request:
+def request(text: str) -> Request:
     """Parse ``/quiz`` text: ``help``, ``topics``, ``leaderboard [week|month|all|competition]
     [topic]``, ``stats``, ``lang <code>``, the ``daily``, ``race`` and ``competition``
     commands, or else a topic to start a quiz on."""
     # Slack sends &, < and > in command text as HTML entities.
     cleaned = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&").strip()
     words = cleaned.split()
-    if not words:
-        return Invocation(HELP)
-    kind = _WORDS.get(words[0].casefold())
+    kind = _WORDS.get(words[0].casefold()) if words else HELP
     rest = words[1:]
-    if kind == LEADERBOARD:
-        if COMPETITION in (w.casefold() for w in rest):
-            return Invocation(COMPETITION_STANDINGS)
-        period = next((w.casefold() for w in rest if w.casefold() in PERIODS), "all")
-        topic = " ".join(w for w in rest if w.casefold() not in PERIODS) or None
-        return Invocation(LEADERBOARD, topic=topic, period=period)
-    if kind == LANG:
-        return Invocation(LANG, tag=" ".join(rest))
-    if kind == DAILY:
-        return _daily(rest)
-    if kind == RACE:
-        return _race(rest)
-    if kind == COMPETITION:
-        return _competition(cleaned.split(None, 1)[1] if rest else "")
-    if kind is None:
-        # No topic is this long: a pasted essay is echoed back as a short "unknown topic".
-        return Invocation(QUIZ, topic=" ".join(words)[:MAX_TOPIC])
-    return Invocation(kind)
+    match kind:
+        case None:
+            # No topic is this long: a pasted essay is echoed back as a short "unknown topic".
+            return StartQuiz(" ".join(words)[:MAX_TOPIC])
+        case "leaderboard" if COMPETITION in (w.casefold() for w in rest):
+            return CompetitionStandings()
+        case "leaderboard":
+            period = next((w.casefold() for w in rest if w.casefold() in PERIODS), "all")
+            topic = " ".join(w for w in rest if w.casefold() not in PERIODS) or None
+            return ShowLeaderboard(period, topic)
+        case "lang":
+            return SetLanguage(" ".join(rest))
+        case "stats":
+            return ShowStats()
+        case "daily":
+            return _daily(rest)
+        case "race":
+            return _race(rest)
+        case "competition":
+            return _competition(cleaned.split(None, 1)[1] if rest else "")
+    return ShowTopics()
 
 
 _HOURS = re.compile(r"^\d{1,3}(?:[.,]\d+)?$")
@@ -205,31 +166,30 @@ _START = re.compile(
 )
 
 
-def _one_word(rest: list[str], kinds: Mapping[str, str]) -> Invocation | None:
-    verb = rest[0].casefold() if len(rest) == 1 else ""
-    return Invocation(kinds[verb]) if verb in kinds else None
+def _one_word(rest: list[str], kinds: Mapping[str, Request]) -> Request | None:
+    return kinds.get(rest[0].casefold()) if len(rest) == 1 else None
 
 
 def _daily(rest: list[str]) -> Request:
-    simple = _one_word(rest, {"off": DAILY_OFF, "status": DAILY_STATUS})
+    simple = _one_word(rest, {"off": DailyOff(), "status": DailyStatus()})
     if simple:
         return simple
     args = rest[1:]
     if not rest or rest[0].casefold() != "on":
-        return Usage("daily_usage")
+        return Usage(DAILY)
     hours = None
     if args and _HOURS.match(args[-1]):
         hours = float(args.pop().replace(",", "."))
         if hours <= 0:
-            return Usage("daily_usage")
+            return Usage(DAILY)
     if len(args) < 3:
-        return Usage("daily_usage")
+        return Usage(DAILY)
     *topics, at, zone = args
     return DailyOn(" ".join(topics), at, zone, hours)
 
 
 def _race(rest: list[str]) -> Request:
-    simple = _one_word(rest, {"stop": RACE_STOP})
+    simple = _one_word(rest, {"stop": RaceStop()})
     if simple:
         return simple
     # Up to two trailing numbers are [questions] [seconds]; the rest names the topic.
@@ -238,17 +198,18 @@ def _race(rest: list[str]) -> Request:
     while len(words) > 1 and len(numbers) < 2 and _COUNT.match(words[-1]):
         numbers.insert(0, int(words.pop()))
     if not words:
-        return Usage("race_usage")
+        return Usage(RACE)
     questions, seconds = [*numbers, None, None][:2]
     return RaceStart(" ".join(words), questions, seconds)
 
 
 def _competition(rest: str) -> Request:
-    simple = _one_word(rest.split(), {"end": COMPETITION_END, "standings": COMPETITION_STANDINGS})
+    ends: dict[str, Request] = {"end": CompetitionEnd(), "standings": CompetitionStandings()}
+    simple = _one_word(rest.split(), ends)
     if simple:
         return simple
     match = _START.match(rest.strip())
     if match is None or not match["name"].strip():
-        return Usage("competition_usage")
+        return Usage(COMPETITION)
     topics = " ".join(match["topics"].split()) if match["topics"] else None
     return CompetitionStart(match["name"].strip(), match["until"], topics)

@@ -4,19 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import weakref
 from collections.abc import Awaitable, Callable
 
 import aiohttp
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
-from slack_bolt.async_app import AsyncApp
+from slack_bolt.async_app import AsyncApp, AsyncBoltRequest
+from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.play.engine import Engine
 
 from ..errors import SetupError
-from . import handlers, retries
+from . import handlers, parse, retries
+from .deliver import PLATFORM, Replier
 from .people import People
 from .publisher import SlackPublisher
 from .settings import EVENTS_PATH, SlackSettings
@@ -24,31 +28,57 @@ from .settings import EVENTS_PATH, SlackSettings
 log = logging.getLogger(__name__)
 
 _Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
-API_TIMEOUT = 10  # seconds; a player is waiting on every Web API call
+# Seconds per Web API call or reply: a player is waiting on every one.
+TIMEOUT = 10.0
+_REPLIERS: weakref.WeakKeyDictionary[AsyncApp, Replier] = weakref.WeakKeyDictionary()
 
 
-def build_app(engine: Engine, settings: SlackSettings, people: People | None = None) -> AsyncApp:
+class RefuseUnreadable(AsyncMiddleware):
+    """Runs after the signature check and before anything else reads the body: bolt's
+    matchers and argument injection raise on, say, an empty ``actions`` list. A class,
+    not a function middleware, because bolt builds a function's arguments from the body."""
+
+    async def async_process(
+        self,
+        *,
+        req: AsyncBoltRequest,
+        resp: BoltResponse,
+        next: Callable[[], Awaitable[BoltResponse]],
+    ) -> BoltResponse:
+        if parse.understood(req.body):
+            return await next()
+        log.warning("refused a Slack request this app does not understand")
+        return BoltResponse(status=400, body="")
+
+
+def build_app(
+    engine: Engine,
+    settings: SlackSettings,
+    people: People | None = None,
+    timeout: float = TIMEOUT,
+) -> AsyncApp:
     """The bolt app with quizbot's handlers, and the engine's publisher for Slack channels.
     It makes no call until the first request (bolt then calls auth.test once) or the first
-    channel post."""
+    channel post. Call ``close(app)`` when it stops serving."""
     app = AsyncApp(
         token=settings.bot_token,
         # Passed explicitly so bolt never reads it from the environment ("" in Socket Mode,
         # where requests are not signed).
         signing_secret=settings.signing_secret,
         name="quizbot",
-        before_authorize=handlers.RefuseUnreadable(),
+        before_authorize=RefuseUnreadable(),
     )
     # Point bolt's own client at SLACK_API_URL rather than passing `client=`: with the
     # token also in the environment, bolt would warn at every start that it is unused.
     # Bolt copies base_url and timeout into the client it gives each request.
     app.client.base_url = settings.api_url
-    app.client.timeout = API_TIMEOUT
+    app.client.timeout = timeout  # type: ignore[assignment]  # aiohttp takes a float
     # Wait out a 429's Retry-After, try a 500 or a dropped connection once more; callers
     # warn once when a call still fails (bolt copies these into each request's client).
     app.client.retry_handlers = retries.handlers()
-    handlers.register(app, engine, people or People(app.client), settings.admins)
-    engine.publishers.register(handlers.PLATFORM, SlackPublisher(app.client))
+    replier = _REPLIERS.setdefault(app, Replier(timeout))
+    handlers.register(app, engine, people or People(app.client), replier, settings.admins)
+    engine.publishers.register(PLATFORM, SlackPublisher(app.client))
     return app
 
 
@@ -75,15 +105,22 @@ async def _refuse_bad_timestamp(request: web.Request, handler: _Handler) -> web.
     return await handler(request)
 
 
+async def close(app: AsyncApp) -> None:
+    """Release what the app's handlers hold (its replies' session)."""
+    replier = _REPLIERS.pop(app, None)
+    if replier is not None:
+        await replier.close()
+
+
 def web_app(app: AsyncApp) -> web.Application:
     """The aiohttp application serving HTTP mode at /slack/events."""
     application = app.web_app(path=EVENTS_PATH)
     application.middlewares.extend([_refuse_bad_timestamp, _refuse_unparsable])
 
-    async def close(_: web.Application) -> None:
-        await handlers.close(app)
+    async def release(_: web.Application) -> None:
+        await close(app)
 
-    application.on_cleanup.append(close)
+    application.on_cleanup.append(release)
     return application
 
 
@@ -108,11 +145,11 @@ async def _run_http(engine: Engine, app: AsyncApp, port: int) -> None:
     await runner.setup()
     try:
         await web.TCPSite(runner, port=port).start()
-        engine.health.set_platform(handlers.PLATFORM, True)
+        engine.health.set_platform(PLATFORM, True)
         log.info("Slack: serving HTTP mode on port %d at %s", port, EVENTS_PATH)
         await asyncio.Event().wait()  # until cancelled
     finally:
-        engine.health.set_platform(handlers.PLATFORM, False)
+        engine.health.set_platform(PLATFORM, False)
         await runner.cleanup()
 
 
@@ -120,13 +157,13 @@ async def _run_socket_mode(engine: Engine, app: AsyncApp, app_token: str) -> Non
     handler = AsyncSocketModeHandler(app, app_token, web_client=app.client)
     try:
         await handler.connect_async()
-        engine.health.set_platform(handlers.PLATFORM, True)
+        engine.health.set_platform(PLATFORM, True)
         log.info("Slack: connected in Socket Mode")
         await asyncio.Event().wait()  # until cancelled
     finally:
-        engine.health.set_platform(handlers.PLATFORM, False)
+        engine.health.set_platform(PLATFORM, False)
         await handler.close_async()
-        await handlers.close(app)
+        await close(app)
 
 
 async def serve(engine: Engine, settings: SlackSettings) -> None:

@@ -14,17 +14,18 @@ from bot.operations import metrics
 from bot.operations.health import Health
 from bot.operations.tasks import Supervisor
 from bot.persistence import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
-from bot.play import codec, scoring
+from bot.play import codec, dispatch, scoring
 from bot.play.channel import Publishers
 from bot.play.clock import Clock, SystemClock, period_key
 from bot.play.competitions import Competitions
 from bot.play.dailies import COUNT_REFRESH, DailyQuestions
 from bot.play.races import Races
 from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.requests import Context, Reply, Request
 from bot.play.runs import LETTERS, Run, check_answer, new_run_id, plan_run
 from bot.play.scheduler import Scheduler
 from bot.ui import i18n
-from bot.ui.messages import has, t
+from bot.ui.messages import t
 from bot.ui.views import (
     ChannelFeedback,
     ChoiceView,
@@ -99,6 +100,10 @@ class Engine:
         )
         self.health = Health(store.database, self.clock)
 
+    async def handle(self, request: Request, context: Context) -> Reply:
+        """The reply to any command or click, and how to deliver it (bot.play.dispatch)."""
+        return await dispatch.handle(self, request, context)
+
     def replace_catalog(self, catalog: Catalog) -> None:
         """Swap in reloaded banks; runs in progress keep working (question ids are stable)."""
         self.catalog = catalog
@@ -125,10 +130,8 @@ class Engine:
 
     # --- topics ----------------------------------------------------------------------
 
-    def topics(
-        self, locale: str, unknown: str | None = None, platform: str | None = None
-    ) -> TopicList:
-        return topic_list(self.catalog, locale, unknown, platform)
+    def topics(self, locale: str, unknown: str | None = None) -> TopicList:
+        return topic_list(self.catalog, locale, unknown)
 
     # --- personal quiz -----------------------------------------------------------------
 
@@ -145,7 +148,7 @@ class Engine:
         unfinished run of that bank instead, if there is one."""
         bank = self.catalog.find(topic)
         if bank is None:
-            return self.topics(locale, unknown=topic, platform=player.platform)
+            return self.topics(locale, unknown=topic)
         open_id = await self.store.runs.open_run_id(player, scope, bank.id) if resume else None
         previous = await self.store.runs.load(open_id) if open_id else None
         if previous is not None:
@@ -305,7 +308,7 @@ class Engine:
     ) -> Leaderboard | TopicList:
         bank = self.catalog.find(topic) if topic else None
         if topic and bank is None:
-            return self.topics(locale, unknown=topic, platform=player.platform)
+            return self.topics(locale, unknown=topic)
         if period not in PERIODS:
             period = "all"
         standing = await self.store.boards.standing(
@@ -320,7 +323,6 @@ class Engine:
             topic_title=i18n.pick(bank.title, locale) if bank else None,
             rows=tuple(_leader_row(row) for row in standing.rows),
             you=_leader_row(standing.you) if standing.you else None,
-            empty_key=platform_key("leaderboard_empty", player.platform),
         )
 
     async def stats(self, player: PlayerRef, scope: ScopeRef, locale: str) -> Stats:
@@ -341,26 +343,11 @@ def _topic(bank: Bank, locale: str) -> TopicView:
     )
 
 
-def topic_list(
-    catalog: Catalog, locale: str, unknown: str | None = None, platform: str | None = None
-) -> TopicList:
-    """Every topic; for an unknown one asked for, also the closest match. The usage line
-    is the platform's own (``terminal_usage``, ``discord_usage``) where there is one."""
+def topic_list(catalog: Catalog, locale: str, unknown: str | None = None) -> TopicList:
+    """Every topic; for an unknown one asked for, also the closest match."""
     near = catalog.closest(unknown) if unknown is not None else None
     suggestion = _topic(near, locale) if near else None
-    return TopicList(
-        locale,
-        tuple(_topic(b, locale) for b in catalog.banks),
-        unknown,
-        suggestion,
-        platform_key("usage", platform),
-    )
-
-
-def platform_key(key: str, platform: str | None) -> str:
-    """The platform's own variant of a message (``terminal_usage``), where there is one."""
-    own = f"{platform}_{key}"
-    return own if platform and has(own) else key
+    return TopicList(locale, tuple(_topic(b, locale) for b in catalog.banks), unknown, suggestion)
 
 
 def _leader_row(row: TotalRow) -> LeaderRow:

@@ -150,6 +150,7 @@ def _summary_card(view: Summary) -> Card:
 @layout.register
 def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
     loc = view.locale
+    points: tuple[str, ...]
     if view.practice:
         points = (t(loc, "practice"),)
     else:
@@ -170,8 +171,9 @@ def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
         ),
     )
     summary = (_summary_card(view.summary),) if view.summary else ()
-    buttons = (Button(t(loc, "next_button"), view.next_action, primary=True),)
-    return Document((card, *summary), buttons if view.next_action else ())
+    next_action = view.next_action
+    buttons = (Button(t(loc, "next_button"), next_action, primary=True),) if next_action else ()
+    return Document((card, *summary), buttons)
 
 
 @layout.register
@@ -182,7 +184,8 @@ def _summary(view: Summary, phrases: Phrasebook) -> Document:
 @layout.register
 def _notice(view: Notice, phrases: Phrasebook) -> Document:
     usage = phrases.usage(view.locale, view.usage) if view.usage else ()
-    return _one(Tone.PLAIN, paragraph(view.text), *([lines(*usage)] if usage else []))
+    blocks = ([paragraph(view.text)] if view.text else []) + ([lines(*usage)] if usage else [])
+    return _one(Tone.PLAIN, *blocks)
 
 
 @layout.register

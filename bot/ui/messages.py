@@ -56,6 +56,7 @@ class Messages:
 
     package: str
     domain: str
+    fallback: Messages | None = None  # where keys this domain lacks are looked up
 
     def catalogue(self, locale: str) -> Catalogue:
         return _catalogue(
@@ -69,6 +70,8 @@ class Messages:
         if key not in found.keys:
             found = self.catalogue(DEFAULT_LOCALE)
             if key not in found.keys:
+                if self.fallback is not None:
+                    return self.fallback.t(locale, key, **values)
                 raise KeyError(f"{self.domain}: {key}")
         counter = found.plural_by.get(key)
         if counter is None:

@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from adapters.discord.client import QuizClient
+from adapters.discord.phrases import TEXT
 from adapters.discord.render import safe
 from bot.content.banks import Catalog
 from bot.persistence import Store
@@ -135,7 +136,8 @@ async def test_leaderboard_and_stats(fake: FakeDiscord, bot: QuizClient, catalog
     hindi = await fake.slash("quiz-leaderboard", period="month", locale="hi")
     assert hindi.embeds[0]["title"] == t("hi", "leaderboard_title", period="इस महीने")
     unknown = await fake.slash("quiz-leaderboard", topic="nope-nope")
-    assert unknown.ephemeral is False and "I don't know the topic “nope-nope”" in unknown.text()
+    # A mistyped topic is for the asker alone, not the channel.
+    assert unknown.ephemeral is True and "I don't know the topic “nope-nope”" in unknown.text()
 
     stats = await fake.slash("quiz-stats")
     assert stats.ephemeral
@@ -318,7 +320,7 @@ async def test_commands_sync_only_when_they_change(
         "quiz-competition",
     ]
     quiz = commands[0]
-    assert quiz["description_localizations"] == {"hi": t("hi", "cmd_quiz")}
+    assert quiz["description_localizations"] == {"hi": TEXT.t("hi", "cmd_quiz")}
     assert quiz["options"][0]["autocomplete"] is True
     assert all("bn" not in c["description_localizations"] for c in commands)
     async with running_bot(fake, engine):
@@ -352,7 +354,7 @@ async def test_direct_messages_are_a_workspace_of_their_own(
     in_dm = await fake.slash("quiz-leaderboard", guild=False)
     assert "**1.** Alice" in in_dm.text()
     in_server = await fake.slash("quiz-leaderboard")
-    assert t("en", "leaderboard_empty") in in_server.text()
+    assert "No points yet: be the first with /quiz <topic>!" in in_server.text()
 
 
 async def test_a_second_instance_answering_too_is_only_a_warning(

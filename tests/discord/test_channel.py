@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 import adapters.discord.client as client_module
+from adapters.discord.phrases import TEXT
 from adapters.discord.render import safe
 from bot.content.banks import Bank, Catalog, Question
 from bot.persistence import Store
@@ -378,7 +379,7 @@ async def test_no_channel_play_in_direct_messages_or_where_the_bot_cannot_post(
     fake: FakeDiscord, bot: None, channel_engine: Engine, clock: FakeClock,
     caplog: pytest.LogCaptureFixture,
 ) -> None:  # fmt: skip
-    dm = t("en", "discord_dm_no_channel_play")
+    dm = TEXT.t("en", "dm_no_channel_play")
     for name, options in (
         ("quiz-daily", {"action": "on", "topics": "tiny", "time": "09:30", "timezone": "UTC"}),
         ("quiz-race", {"topic": "tiny"}),
@@ -397,7 +398,7 @@ async def test_no_channel_play_in_direct_messages_or_where_the_bot_cannot_post(
         await fake.slash("quiz-competition", user=OWEN, action="start", name="Cup",
                          until="2026-12-31"),
     ):  # fmt: skip
-        assert (refused.ephemeral, refused.content) == (True, t("en", "discord_cannot_post"))
+        assert (refused.ephemeral, refused.content) == (True, TEXT.t("en", "cannot_post_here"))
     assert (await fake.slash("quiz-daily", action="status")).content == t("en", "daily_none")
     assert fake.posts == []
 
@@ -533,12 +534,12 @@ async def test_the_channel_commands_their_options_and_their_sync(
         ("quiz-race-stop", "cmd_race_stop"),
         ("quiz-competition", "cmd_competition"),
     ):
-        assert commands[name]["description"] == t("en", key)
-        assert commands[name]["description_localizations"] == {"hi": t("hi", key)}
+        assert commands[name]["description"] == TEXT.t("en", key)
+        assert commands[name]["description_localizations"] == {"hi": TEXT.t("hi", key)}
     daily = {o["name"]: o for o in commands["quiz-daily"]["options"]}
     assert list(daily) == ["action", "topics", "time", "timezone", "reveal_hours"]
     assert [c["value"] for c in daily["action"]["choices"]] == ["on", "off", "status"]
-    assert daily["action"]["choices"][0]["name_localizations"] == {"hi": t("hi", "action_on")}
+    assert daily["action"]["choices"][0]["name_localizations"] == {"hi": TEXT.t("hi", "action_on")}
     assert daily["topics"]["autocomplete"] and daily["timezone"]["autocomplete"]
     assert (daily["reveal_hours"]["type"], daily["reveal_hours"]["min_value"]) == (10, 0.01)
     race = {o["name"]: o for o in commands["quiz-race"]["options"]}
@@ -547,7 +548,7 @@ async def test_the_channel_commands_their_options_and_their_sync(
     assert [c["value"] for c in competition["action"]["choices"]] == ["start", "end", "standings"]
     period = commands["quiz-leaderboard"]["options"][0]
     assert [c["value"] for c in period["choices"]] == ["all", "week", "month", "competition"]
-    assert period["choices"][3]["name_localizations"] == {"hi": t("hi", "period_competition")}
+    assert period["choices"][3]["name_localizations"] == {"hi": TEXT.t("hi", "period_competition")}
 
     # A changed set of commands is synced once; the same set again is not.
     build_tree = client_module.build_tree

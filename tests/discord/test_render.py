@@ -7,7 +7,8 @@ from typing import Any
 
 import discord
 
-from adapters.discord.render import LIMITS, Reply, message
+from adapters.discord.deliver import Message
+from adapters.discord.render import LIMITS, message
 from bot.ui.document import (
     Bar,
     Bars,
@@ -33,7 +34,7 @@ from .limits import message_problems
 AT = 1_793_615_400
 
 
-def rendered(*cards: Card, buttons: tuple[Button, ...] = ()) -> tuple[Reply, dict[str, Any]]:
+def rendered(*cards: Card, buttons: tuple[Button, ...] = ()) -> tuple[Message, dict[str, Any]]:
     reply = message(Document(cards, buttons))
     payload = reply.to_dict()
     assert message_problems(payload) == []

@@ -37,7 +37,7 @@ ENV_ADMINS = frozenset({"UENV"})
 
 
 async def start_http(
-    engine: Engine, fake: FakeSlack, settings: SlackSettings | None = None
+    engine: Engine, fake: FakeSlack, settings: SlackSettings | None = None, timeout: float = 10
 ) -> tuple[web.AppRunner, str]:
     """The real app in HTTP mode on a free port; returns its runner and events URL."""
     settings = settings or SlackSettings(
@@ -47,7 +47,7 @@ async def start_http(
         api_url=fake.api_url,
         admins=ENV_ADMINS,
     )
-    runner = web.AppRunner(web_app(build_app(engine, settings)))
+    runner = web.AppRunner(web_app(build_app(engine, settings, timeout=timeout)))
     await runner.setup()
     await web.TCPSite(runner, "127.0.0.1", 0).start()
     host, port = runner.addresses[0][:2]

@@ -50,6 +50,13 @@ def private(reply: dict[str, Any]) -> str:
     return shown_text(reply)
 
 
+def public(reply: dict[str, Any]) -> str:
+    """The text of a reply the whole channel sees (standings, leaderboards)."""
+    assert reply["response_type"] == "in_channel"
+    assert reply["replace_original"] is False
+    return shown_text(reply)
+
+
 async def tick_at(engine: Engine, clock: FakeClock, when: str) -> None:
     clock.at = moment(when)
     await engine.scheduler.tick()
@@ -232,13 +239,13 @@ async def test_competition_standings_count_quiz_daily_and_race_points(
     race_points = int(re.search(r"🥇 आशा — (\d+) pts", podium)[1])  # type: ignore[index]
 
     standings = await slack.command("competition standings", "U1")
-    board = private(standings)
+    board = public(standings)
     assert board.startswith("🏆 Q4 systems cup · standings")
-    tiny_points = points_of(private(await slack.command("leaderboard tiny", "U1")))["Ada"]
+    tiny_points = points_of(public(await slack.command("leaderboard tiny", "U1")))["Ada"]
     assert points_of(board) == {"Ada": tiny_points, "Grace Hopper": daily_points,
                                 "आशा": race_points}  # fmt: skip
     assert "You: #" in board
-    assert private(await slack.command("leaderboard competition", "U2")).startswith(
+    assert public(await slack.command("leaderboard competition", "U2")).startswith(
         "🏆 Q4 systems cup · standings"
     )
 

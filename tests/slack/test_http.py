@@ -69,7 +69,9 @@ async def test_whole_quiz_in_english(
     assert "You got 4 of 8 right" in last
     assert f"You are #1 of 1 on the {OFFLOADING_EN} leaderboard." in last
 
-    board = shown_text(await slack.command("leaderboard", "U1"))
+    asked = await slack.command("leaderboard", "U1")
+    assert asked["response_type"] == "in_channel"  # a leaderboard is for the whole channel
+    board = shown_text(asked)
     assert "Leaderboard · all time" in board and "1. Ada — " in board and "4/8 right" in board
     assert "You: #1" in board
     weekly = shown_text(await slack.command("leaderboard week offloading", "U2"))
@@ -115,9 +117,11 @@ async def test_help_lists_topics_with_usage(slack: SlackDriver, catalog: Catalog
         shown = shown_text(message)
         assert "Quiz topics" in shown
         for bank in catalog.banks:
-            assert f"{bank.title['en']} · {bank.id} · {len(bank.questions)} questions" in shown
+            assert (
+                f"{bank.title['en']} · /quiz {bank.id} · {len(bank.questions)} questions" in shown
+            )
             assert bank.description["en"] not in shown  # one line a topic: 17 fit a screen
-        assert "Data loading and input pipelines · data-loading · 12 questions" in shown
+        assert "Data loading and input pipelines · /quiz data-loading · 12 questions" in shown
         assert "Start a quiz with /quiz <topic>." in shown
         # <topic> is escaped in the mrkdwn, so Slack cannot read it as a link.
         assert "/quiz &lt;topic&gt;" in json.dumps(message["blocks"], ensure_ascii=False)

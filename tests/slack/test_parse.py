@@ -5,34 +5,49 @@ from __future__ import annotations
 import pytest
 
 from adapters.slack import parse
-from adapters.slack.parse import CompetitionStart, DailyOn, Invocation, RaceStart, Usage
+from bot.play.requests import (
+    CompetitionEnd,
+    CompetitionStandings,
+    CompetitionStart,
+    DailyOff,
+    DailyOn,
+    DailyStatus,
+    RaceStart,
+    RaceStop,
+    Request,
+    SetLanguage,
+    ShowLeaderboard,
+    ShowStats,
+    ShowTopics,
+    StartQuiz,
+    Usage,
+)
 
 
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("", Invocation(parse.HELP)),
-        ("  help ", Invocation(parse.HELP)),
-        ("topics", Invocation(parse.TOPICS)),
-        ("offloading", Invocation(parse.QUIZ, topic="offloading")),
-        ("Mixed Precision", Invocation(parse.QUIZ, topic="Mixed Precision")),
-        ("leaderboard", Invocation(parse.LEADERBOARD)),
-        ("leaderboard WEEK", Invocation(parse.LEADERBOARD, period="week")),
-        ("leaderboard month offloading", Invocation(parse.LEADERBOARD, "offloading", "month")),
-        ("leaderboard offloading all", Invocation(parse.LEADERBOARD, "offloading", "all")),
-        ("stats", Invocation(parse.STATS)),
-        ("lang hi", Invocation(parse.LANG, tag="hi")),
-        ("lang", Invocation(parse.LANG, tag="")),
-        ("a &amp; b &lt;x&gt;", Invocation(parse.QUIZ, topic="a & b <x>")),
-        ("leaderboard competition", Invocation(parse.COMPETITION_STANDINGS)),
+        ("", ShowTopics()),
+        ("  help ", ShowTopics()),
+        ("topics", ShowTopics()),
+        ("offloading", StartQuiz("offloading")),
+        ("Mixed Precision", StartQuiz("Mixed Precision")),
+        ("leaderboard", ShowLeaderboard()),
+        ("leaderboard WEEK", ShowLeaderboard("week")),
+        ("leaderboard month offloading", ShowLeaderboard("month", "offloading")),
+        ("leaderboard offloading all", ShowLeaderboard("all", "offloading")),
+        ("stats", ShowStats()),
+        ("lang hi", SetLanguage("hi")),
+        ("lang", SetLanguage("")),
+        ("a &amp; b &lt;x&gt;", StartQuiz("a & b <x>")),
+        ("leaderboard competition", CompetitionStandings()),
     ],
 )
-def test_invocation(text: str, expected: Invocation) -> None:
-    assert parse.invocation(text) == expected
+def test_invocation(text: str, expected: Request) -> None:
+    assert parse.request(text) == expected
 
 
-DAILY_USAGE, RACE_USAGE = Usage("daily_usage"), Usage("race_usage")
-COMPETITION_USAGE = Usage("competition_usage")
+DAILY_USAGE, RACE_USAGE, COMPETITION_USAGE = Usage("daily"), Usage("race"), Usage("competition")
 
 
 @pytest.mark.parametrize(
@@ -49,8 +64,8 @@ COMPETITION_USAGE = Usage("competition_usage")
         ),
         # The core names a bad time or timezone; the parser only finds their places.
         ("daily on offloading 9h30 Mars/Olympus", DailyOn("offloading", "9h30", "Mars/Olympus")),
-        ("daily off", Invocation(parse.DAILY_OFF)),
-        ("daily status", Invocation(parse.DAILY_STATUS)),
+        ("daily off", DailyOff()),
+        ("daily status", DailyStatus()),
         ("daily", DAILY_USAGE),
         ("daily on", DAILY_USAGE),
         ("daily on offloading 09:30", DAILY_USAGE),
@@ -61,7 +76,7 @@ COMPETITION_USAGE = Usage("competition_usage")
         ("race offloading 3", RaceStart("offloading", 3)),
         ("race Mixed precision 3 15", RaceStart("Mixed precision", 3, 15)),
         ("race 2020 5", RaceStart("2020", 5)),  # a topic is never taken for a number
-        ("race stop", Invocation(parse.RACE_STOP)),
+        ("race stop", RaceStop()),
         ("race", RACE_USAGE),
         (
             'competition start "Q4 systems cup" until 2026-12-31',
@@ -75,8 +90,8 @@ COMPETITION_USAGE = Usage("competition_usage")
             "competition start „Pokal“ until 2026-12-31 topic amp",
             CompetitionStart("Pokal", "2026-12-31", "amp"),
         ),
-        ("competition end", Invocation(parse.COMPETITION_END)),
-        ("competition standings", Invocation(parse.COMPETITION_STANDINGS)),
+        ("competition end", CompetitionEnd()),
+        ("competition standings", CompetitionStandings()),
         ("competition", COMPETITION_USAGE),
         ("competition start Q4 cup until 2026-12-31", COMPETITION_USAGE),  # no quotes
         ('competition start "  " until 2026-12-31', COMPETITION_USAGE),
@@ -84,8 +99,8 @@ COMPETITION_USAGE = Usage("competition_usage")
         ('competition start "Cup" until', COMPETITION_USAGE),
     ],
 )
-def test_channel_commands(text: str, expected: parse.Request) -> None:
-    assert parse.invocation(text) == expected
+def test_channel_commands(text: str, expected: Request) -> None:
+    assert parse.request(text) == expected
 
 
 COMMAND = {

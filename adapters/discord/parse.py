@@ -1,0 +1,67 @@
+"""A Discord interaction read as the core's request context: who, where, with what rights."""
+
+from __future__ import annotations
+
+from contextlib import AbstractContextManager
+
+import discord
+
+from bot.operations import logs
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.requests import Context
+
+PLATFORM = "discord"
+
+
+def player_of(interaction: discord.Interaction) -> PlayerRef:
+    user = interaction.user
+    return PlayerRef(PLATFORM, str(user.id), user.display_name)
+
+
+def scope_of(interaction: discord.Interaction) -> ScopeRef:
+    """Points are per server; a DM is a workspace of its own."""
+    workspace = str(interaction.guild_id) if interaction.guild_id else f"dm:{interaction.user.id}"
+    return ScopeRef(PLATFORM, workspace, str(interaction.channel_id or ""))
+
+
+def log_context(interaction: discord.Interaction) -> AbstractContextManager[None]:
+    """Every log line about an interaction names the platform, where and which one."""
+    scope = scope_of(interaction)
+    return logs.bind(
+        platform=PLATFORM,
+        scope=f"{scope.workspace_id}/{scope.channel_id}",
+        request_id=str(interaction.id),
+    )
+
+
+def is_admin(interaction: discord.Interaction, admin_role: str | None) -> bool:
+    """Who runs the quiz in a server, in Discord's own terms: the Manage Server permission
+    (Discord resolves it into every interaction), or a role named QUIZBOT_ADMIN_ROLE.
+    Role names come from the guild cache, which the guilds intent keeps current; while a
+    server is unavailable its roles are unknown and only the permission counts."""
+    member = interaction.user
+    if interaction.guild_id is None or not isinstance(member, discord.Member):
+        return False
+    permissions = interaction.permissions
+    if permissions.manage_guild or permissions.administrator:
+        return True
+    return admin_role is not None and any(role.name == admin_role for role in member.roles)
+
+
+def can_post(interaction: discord.Interaction) -> bool:
+    """Whether the bot may post channel messages where the command was sent (every
+    interaction carries the app's permissions there): a daily question scheduled where
+    it can never be posted would fail silently hours later."""
+    permissions = interaction.app_permissions
+    in_thread = isinstance(interaction.channel, discord.Thread)
+    send = permissions.send_messages_in_threads if in_thread else permissions.send_messages
+    return permissions.view_channel and permissions.embed_links and send
+
+
+def context_of(interaction: discord.Interaction, admin_role: str | None) -> Context:
+    return Context(
+        player_of(interaction),
+        scope_of(interaction),
+        str(interaction.locale),
+        is_admin(interaction, admin_role),
+    )

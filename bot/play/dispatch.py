@@ -1,0 +1,115 @@
+"""One dispatch for every request: the core answers each command and click with a view
+and decides how it is delivered. Adapters only parse, render and deliver."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from bot.persistence import StoreError
+from bot.play import codec
+from bot.play.channel import Caller
+from bot.play.requests import (
+    ChannelRequest,
+    Click,
+    CompetitionEnd,
+    CompetitionStandings,
+    CompetitionStart,
+    Context,
+    DailyOff,
+    DailyOn,
+    DailyStatus,
+    Delivery,
+    RaceStart,
+    RaceStop,
+    Reply,
+    Request,
+    SetLanguage,
+    ShowLeaderboard,
+    ShowStats,
+    ShowTopics,
+    StartQuiz,
+    Usage,
+)
+from bot.ui import i18n
+from bot.ui.messages import t
+from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView, View
+
+if TYPE_CHECKING:
+    from bot.play.engine import Engine
+
+log = logging.getLogger(__name__)
+
+# Shown to the whole channel: standings are for everyone to see.
+_PUBLIC = (ShowLeaderboard, CompetitionStandings)
+
+
+def expected_delivery(request: Request) -> Delivery:
+    """How the reply will most likely be delivered, known before the work is done (a
+    platform that must acknowledge at once picks its kind of acknowledgement by it): a
+    quiz button's reply replaces its message; a daily or race button is on a public post,
+    which must never be replaced for everyone."""
+    if isinstance(request, Click):
+        on_post = isinstance(codec.decode(request.action_id), codec.DailyAction | codec.RaceAction)
+        return Delivery.PRIVATE if on_post else Delivery.REPLACE
+    return Delivery.PUBLIC if isinstance(request, _PUBLIC) else Delivery.PRIVATE
+
+
+async def handle(engine: Engine, request: Request, context: Context) -> Reply:
+    """The reply to any request. A database failure is a private "try again", never an
+    exception: the player always hears back."""
+    try:
+        view = await _view(engine, request, context)
+    except StoreError as exc:
+        log.warning("a %s failed on the database: %s", type(request).__name__, exc)
+        locale = i18n.choose(context.platform_locale, default=engine.default_locale)
+        return Reply(Notice(locale, "try_again", t(locale, "try_again")), Delivery.PRIVATE)
+    delivery = expected_delivery(request)
+    if delivery is Delivery.REPLACE and not isinstance(view, QuestionView | Feedback):
+        delivery = Delivery.PRIVATE  # a refusal leaves the quiz as it was, still playable
+    if delivery is Delivery.PUBLIC and not isinstance(view, Leaderboard):
+        delivery = Delivery.PRIVATE  # "no competition is running" is for the asker alone
+    return Reply(view, delivery)
+
+
+async def _view(engine: Engine, request: Request, context: Context) -> View:
+    player, scope = context.player, context.scope
+    if isinstance(request, Click):  # the run's own language, else the player's
+        return await engine.click(player, request.action_id, context.platform_locale)
+    locale = await engine.locale_for(player, context.platform_locale)
+    match request:
+        case StartQuiz(topic, questions, resume):
+            return await engine.start_quiz(player, scope, topic, locale, questions, resume)
+        case ShowTopics():
+            return engine.topics(locale)
+        case ShowLeaderboard(period, topic):
+            return await engine.leaderboard(player, scope, locale, period, topic)
+        case ShowStats():
+            return await engine.stats(player, scope, locale)
+        case SetLanguage(tag):
+            return await engine.set_locale(player, tag)
+        case Usage(command):
+            return Notice(locale, "usage", "", usage=command)
+        case CompetitionStandings():
+            caller = Caller(player, scope, locale, context.is_admin)
+            return await engine.competitions.standings(caller)
+    return await _channel(engine, request, Caller(player, scope, locale, context.is_admin))
+
+
+async def _channel(engine: Engine, request: ChannelRequest, caller: Caller) -> View:
+    match request:
+        case DailyOn(topics, at, timezone, reveal_hours):
+            return await engine.daily.on(caller, topics, at, timezone, reveal_hours)
+        case DailyOff():
+            return await engine.daily.off(caller)
+        case DailyStatus():
+            return await engine.daily.status(caller)
+        case RaceStart(topic, questions, seconds):
+            return await engine.races.start(caller, topic, questions, seconds)
+        case RaceStop():
+            return await engine.races.stop(caller)
+        case CompetitionStart(name, until, topics):
+            return await engine.competitions.start(caller, name, until, topics)
+        case CompetitionEnd():
+            return await engine.competitions.end(caller)
+    raise TypeError(f"no handler for {type(request).__name__}")

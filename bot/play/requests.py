@@ -1,0 +1,139 @@
+"""Neutral requests: every command and click a player can make, whatever the platform.
+An adapter parses its platform's event into one of these and a ``Context``; the core's
+``handle`` answers with a ``Reply``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import Enum
+
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.views import View
+
+
+@dataclass(frozen=True)
+class Context:
+    """Who asks, where, and what the platform knows about them."""
+
+    player: PlayerRef
+    scope: ScopeRef
+    platform_locale: str | None = None  # the client's language, when the platform sends it
+    is_admin: bool = False  # may manage the channel's daily question and competitions
+
+
+@dataclass(frozen=True)
+class StartQuiz:
+    topic: str
+    questions: int | None = None
+    # An unfinished run of the topic continues: a private quiz message may be gone.
+    resume: bool = True
+
+
+@dataclass(frozen=True)
+class ShowTopics:
+    pass
+
+
+@dataclass(frozen=True)
+class ShowLeaderboard:
+    period: str = "all"  # all, week, month
+    topic: str | None = None
+
+
+@dataclass(frozen=True)
+class ShowStats:
+    pass
+
+
+@dataclass(frozen=True)
+class SetLanguage:
+    tag: str
+
+
+@dataclass(frozen=True)
+class Click:
+    """Any button: a quiz answer, "next question", a daily or a race answer."""
+
+    action_id: str
+
+
+@dataclass(frozen=True)
+class DailyOn:
+    topics: str  # comma-separated, as typed
+    at: str  # HH:MM, checked by the core
+    timezone: str
+    reveal_hours: float | None = None
+
+
+@dataclass(frozen=True)
+class DailyOff:
+    pass
+
+
+@dataclass(frozen=True)
+class DailyStatus:
+    pass
+
+
+@dataclass(frozen=True)
+class RaceStart:
+    topic: str
+    questions: int | None = None
+    seconds: int | None = None
+
+
+@dataclass(frozen=True)
+class RaceStop:
+    pass
+
+
+@dataclass(frozen=True)
+class CompetitionStart:
+    name: str
+    until: str  # YYYY-MM-DD, checked by the core
+    topics: str | None = None  # comma-separated; None: every topic
+
+
+@dataclass(frozen=True)
+class CompetitionEnd:
+    pass
+
+
+@dataclass(frozen=True)
+class CompetitionStandings:
+    pass
+
+
+@dataclass(frozen=True)
+class Usage:
+    """A command the platform could not read: answer with its usage."""
+
+    command: str  # daily, race or competition
+
+
+ChannelRequest = (
+    DailyOn | DailyOff | DailyStatus | RaceStart | RaceStop | CompetitionStart | CompetitionEnd
+)
+Request = (
+    StartQuiz
+    | ShowTopics
+    | ShowLeaderboard
+    | ShowStats
+    | SetLanguage
+    | Click
+    | ChannelRequest
+    | CompetitionStandings
+    | Usage
+)
+
+
+class Delivery(Enum):
+    REPLACE = "replace"  # update the message the click came from, in place
+    PRIVATE = "private"  # a new message only the player sees
+    PUBLIC = "public"  # a reply the whole channel sees
+
+
+@dataclass(frozen=True)
+class Reply:
+    view: View
+    delivery: Delivery
