@@ -5,36 +5,37 @@ from __future__ import annotations
 import argparse
 import asyncio
 import getpass
-import importlib
 import json
 import logging
 import os
 import signal
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from importlib.metadata import version
 from pathlib import Path
-from types import ModuleType
+from typing import TypeVar
 
 from adapters.phrases import TEXT, render
-from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catalog
+from bot.content.banks import SHIPPED_BANKS, load_catalog, reload_catalog
 from bot.content.export import export
 from bot.content.lint import lint, load_rules, rate_table
-from bot.operations import logs, metrics
+from bot.operations import logs
 from bot.operations.process import tune_gc
 from bot.operations.settings import CoreSettings, InvalidSettings, declared
-from bot.operations.tasks import Supervisor
-from bot.persistence import Store, StoreError, integrity_problems
+from bot.persistence import StoreError, integrity_problems
 from bot.play.engine import PERIODS, Engine, topic_list
 from bot.ui import i18n
 from bot.ui.views import TopicList
 
 from . import console
+from .app import compose, load_banks
+from .discord import Discord
 from .errors import SetupError
 from .ops import serve_ops
 from .settings import PLATFORMS, SECTIONS, Settings, load
 
 log = logging.getLogger("quizbot")
+T = TypeVar("T")
 NO_PLATFORM = (
     "no chat platform is configured: set SLACK_BOT_TOKEN (with SLACK_APP_TOKEN, or"
     " SLACK_SIGNING_SECRET for --http) for Slack, or DISCORD_TOKEN for Discord"
@@ -60,36 +61,9 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
     return {o: getattr(args, o[2:].replace("-", "_"), None) for o in declared_options}
 
 
-def _catalog(core: CoreSettings, report: bool = True) -> Catalog:
-    """The banks; none at all is a setup error (a bot without questions must not start)."""
-    directories = [SHIPPED_BANKS, *core.banks]
-    catalog = load_catalog(directories)
-    if report:
-        for error in catalog.errors:
-            print(f"warning: skipped a broken bank: {error}", file=sys.stderr)
-    if not catalog.banks:
-        where = ", ".join(str(d) for d in directories)
-        raise SetupError(f"no question banks found (looked in {where})", exit_code=2)
-    return catalog
-
-
-async def _with_engine(core: CoreSettings, work):  # type: ignore[no-untyped-def]
-    store = await Store.open(core.db)
-    tasks = Supervisor()
-    try:  # closing the store on every way out: its threads would keep the process alive
-        metrics.RUNS_IN_PROGRESS.set_function(lambda: store.runs.in_progress)
-        engine = Engine(
-            _catalog(core),
-            store,
-            default_locale=core.default_lang,
-            quiz_length=core.quiz_length,
-            reveal_hours=core.reveal_hours,
-            tasks=tasks,
-        )
+async def _engine_work(core: CoreSettings, work: Callable[[Engine], Awaitable[T]]) -> T:
+    async with compose(core) as engine:
         return await work(engine)
-    finally:
-        await tasks.close()  # before the store: a task may still be writing
-        await store.close()
 
 
 def _terminal_locale(asked: str | None, core: CoreSettings) -> str:
@@ -110,17 +84,10 @@ def _cmd_play(args: argparse.Namespace) -> int:
         )
 
     try:
-        return asyncio.run(_with_engine(core, work))
+        return asyncio.run(_engine_work(core, work))
     except KeyboardInterrupt:  # Ctrl-C: every answer given is already on disk
         console.Terminal(locale).stopped()
         return 130
-
-
-def _runtime(name: str) -> ModuleType:
-    """A platform's runtime: ``serve(engine, section)`` runs it until cancelled, with its
-    section of the settings. Importing it loads the platform's library, so only the
-    commands that run a platform pay for that."""
-    return importlib.import_module(f"adapters.{name}.runtime")
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -147,7 +114,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         loop.add_signal_handler(signal.SIGTERM, main.cancel)
         loop.add_signal_handler(signal.SIGHUP, _reload_banks, engine, core)
         services = [engine.scheduler.serve()]
-        services += [_runtime(n).serve(engine, getattr(settings, n)) for n in names]
+        services += [settings.platform(name).serve(engine) for name in names]
         if core.metrics_port:
             services.append(serve_ops(engine, core.metrics_port))
         try:
@@ -161,7 +128,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
     tune_gc()
     try:
-        asyncio.run(_with_engine(core, work))
+        asyncio.run(_engine_work(core, work))
     except asyncio.CancelledError:  # SIGTERM: the store was closed on the way out
         log.info("stopped")
     return 0
@@ -181,7 +148,7 @@ def _run_terminal(args: argparse.Namespace) -> int:
     locale = _terminal_locale(None, core)
     out = console.Terminal(locale)
     out.say(TEXT.t(locale, "no_platform") + "\n")
-    catalog = _catalog(core)
+    catalog = load_banks(core)
     topic = args.topic
     if not topic:
         out.say(render(topic_list(catalog, locale)))
@@ -201,11 +168,11 @@ def _run_terminal(args: argparse.Namespace) -> int:
 
 def _cmd_discord_sync(args: argparse.Namespace) -> int:
     settings = _settings(args, ("discord",), exit_code=2)  # the same settings as `run`
-    return asyncio.run(_runtime("discord").sync(settings.core, settings.discord))
+    return asyncio.run(Discord(settings.discord).sync(settings.core))
 
 
 def _cmd_banks_list(args: argparse.Namespace) -> int:
-    catalog = _catalog(_settings(args).core)
+    catalog = load_banks(_settings(args).core)
     for bank in catalog.banks:
         aliases = f" (also: {', '.join(bank.aliases)})" if bank.aliases else ""
         print(f"{bank.id}{aliases}: {bank.title['en']} — {len(bank.questions)} questions")
@@ -233,7 +200,7 @@ def _cmd_db_backup(args: argparse.Namespace) -> int:
         print(f"backed up {engine.store.path} to {target}")
         return 0
 
-    return asyncio.run(_with_engine(_settings(args).core, work))
+    return asyncio.run(_engine_work(_settings(args).core, work))
 
 
 def _cmd_banks_check(args: argparse.Namespace) -> int:
@@ -276,7 +243,7 @@ def _cmd_banks_lint(args: argparse.Namespace) -> int:
 
 
 def _cmd_banks_export(args: argparse.Namespace) -> int:
-    catalog = _catalog(_settings(args).core)
+    catalog = load_banks(_settings(args).core)
     banks = list(catalog.banks)
     if args.ids:
         found = [catalog.find(i) for i in args.ids]
@@ -301,7 +268,7 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
         print(render(board))
         return 2 if isinstance(board, TopicList) else 0  # an unknown --bank
 
-    return asyncio.run(_with_engine(core, work))
+    return asyncio.run(_engine_work(core, work))
 
 
 def _positive(raw: str) -> int:

@@ -9,7 +9,10 @@ from dataclasses import dataclass
 
 from bot.operations.settings import CoreSettings, InvalidSettings, gather, help_table, read
 
+from .discord import Discord
 from .discord.settings import DiscordSettings
+from .platform import Platform
+from .slack import Slack
 from .slack.settings import SlackSettings
 
 PLATFORMS = ("slack", "discord")
@@ -27,6 +30,10 @@ class Settings:
     def configured(self) -> tuple[str, ...]:
         """The platforms whose tokens are set."""
         return tuple(name for name in PLATFORMS if getattr(self, name).configured)
+
+    def platform(self, name: str) -> Platform:
+        """The platform of that name, with its section of the settings."""
+        return Slack(self.slack) if name == "slack" else Discord(self.discord)
 
 
 def load(

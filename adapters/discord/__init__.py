@@ -9,3 +9,35 @@ the modules it imports load discord.py, so reading the settings does not.
 
 Inside this package, ``import discord`` is the discord.py library (absolute imports).
 """
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.operations.settings import CoreSettings
+from bot.play.engine import Engine
+
+from .settings import DiscordSettings
+
+
+@dataclass(frozen=True)
+class Discord:
+    """The Discord platform (see adapters.platform.Platform), with its maintenance
+    command ``quizbot discord sync``."""
+
+    settings: DiscordSettings
+    name: str = "discord"
+
+    @property
+    def configured(self) -> bool:
+        return self.settings.configured
+
+    async def serve(self, engine: Engine) -> None:
+        from . import runtime  # discord.py is loaded only to run on Discord
+
+        await runtime.serve(engine, self.settings)
+
+    async def sync(self, core: CoreSettings) -> int:
+        from . import runtime
+
+        return await runtime.sync(core, self.settings)

@@ -6,11 +6,10 @@ import sys
 
 import discord
 
-from bot.content.banks import SHIPPED_BANKS, load_catalog
 from bot.operations.settings import CoreSettings
-from bot.persistence import Store
 from bot.play.engine import Engine
 
+from ..app import compose
 from .client import QuizClient, use_endpoints
 from .settings import PORTAL, DiscordSettings, SettingsError
 
@@ -37,20 +36,18 @@ async def sync(core: CoreSettings, settings: DiscordSettings) -> int:
     """``quizbot discord sync``: upload the slash commands now, changed or not, with the
     same settings as ``quizbot run`` (its database and bank directories)."""
     use_endpoints(settings)
-    store = await Store.open(core.db)
-    catalog = load_catalog([SHIPPED_BANKS, *core.banks])
-    client = QuizClient(Engine(catalog, store), settings, auto_sync=False)
-    try:
-        await client.login(settings.token)
-        result = await client.sync_commands(force=True)
-    except discord.LoginFailure:
-        raise SettingsError(REJECTED) from None
-    except discord.HTTPException as exc:
-        print(f"quizbot: Discord refused the commands: {exc}", file=sys.stderr)
-        return 1
-    finally:
-        await client.close()
-        await store.close()
+    async with compose(core, report=False) as engine:
+        client = QuizClient(engine, settings, auto_sync=False)
+        try:
+            await client.login(settings.token)
+            result = await client.sync_commands(force=True)
+        except discord.LoginFailure:
+            raise SettingsError(REJECTED) from None
+        except discord.HTTPException as exc:
+            print(f"quizbot: Discord refused the commands: {exc}", file=sys.stderr)
+            return 1
+        finally:
+            await client.close()
     where = f"server {result.guild_id}" if result.guild_id else "all servers"
     print(f"Synced {result.commands} slash commands to {where}.")
     return 0

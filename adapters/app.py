@@ -1,0 +1,52 @@
+"""The composition root: the one place that wires the catalog, the store, the supervised
+background tasks, the engine and its services, and the metrics together — through
+constructors — and takes them down again in order."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog
+from bot.operations import metrics
+from bot.operations.settings import CoreSettings
+from bot.operations.tasks import Supervisor
+from bot.persistence import Store
+from bot.play.engine import Engine
+
+from .errors import SetupError
+
+
+def load_banks(core: CoreSettings, report: bool = True) -> Catalog:
+    """The banks; none at all is a setup error (a bot without questions must not start)."""
+    directories = [SHIPPED_BANKS, *core.banks]
+    found = load_catalog(directories)
+    if report:
+        for error in found.errors:
+            print(f"warning: skipped a broken bank: {error}", file=sys.stderr)
+    if not found.banks:
+        where = ", ".join(str(d) for d in directories)
+        raise SetupError(f"no question banks found (looked in {where})", exit_code=2)
+    return found
+
+
+@asynccontextmanager
+async def compose(core: CoreSettings, *, report: bool = True) -> AsyncIterator[Engine]:
+    """The engine on the settings' store and banks, for the length of the block."""
+    banks = load_banks(core, report)
+    store = await Store.open(core.db)
+    tasks = Supervisor()
+    try:  # closing the store on every way out: its threads would keep the process alive
+        metrics.RUNS_IN_PROGRESS.set_function(lambda: store.runs.in_progress)
+        yield Engine(
+            banks,
+            store,
+            default_locale=core.default_lang,
+            quiz_length=core.quiz_length,
+            reveal_hours=core.reveal_hours,
+            tasks=tasks,
+        )
+    finally:
+        await tasks.close()  # before the store: a task may still be writing
+        await store.close()
