@@ -16,26 +16,8 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.ui import document as doc
 from bot.ui import plain
-from bot.ui.document import (
-    Bars,
-    Block,
-    Card,
-    Choices,
-    Code,
-    Document,
-    Heading,
-    Inline,
-    Line,
-    Links,
-    Moment,
-    Names,
-    Note,
-    Ranking,
-    Strong,
-    Text,
-    Tone,
-)
 from bot.ui.layout import layout
 
 from .deliver import Button, Message
@@ -63,10 +45,10 @@ class Limits:
 LIMITS = Limits()
 ELLIPSIS = "…"
 COLOURS = {
-    Tone.INFO: discord.Colour.blurple(),
-    Tone.RIGHT: discord.Colour.green(),
-    Tone.WRONG: discord.Colour.red(),
-    Tone.RESULT: discord.Colour.gold(),
+    doc.Tone.INFO: discord.Colour.blurple(),
+    doc.Tone.RIGHT: discord.Colour.green(),
+    doc.Tone.WRONG: discord.Colour.red(),
+    doc.Tone.RESULT: discord.Colour.gold(),
 }
 
 
@@ -83,14 +65,14 @@ def render(view: object) -> Message:
     return message(layout(view, PHRASES))
 
 
-def message(document: Document) -> Message:
+def message(document: doc.Document) -> Message:
     buttons = tuple(
         Button(fit(b.label, LIMITS.button_label), b.action_id)
         for b in document.buttons[: LIMITS.buttons]
     )
-    plain_cards = [card for card in document.cards if card.tone is Tone.PLAIN]
+    plain_cards = [card for card in document.cards if card.tone is doc.Tone.PLAIN]
     content = "\n\n".join(_paragraph(b) for card in plain_cards for b in card.blocks)
-    embeds = tuple(_embed(card) for card in document.cards if card.tone is not Tone.PLAIN)
+    embeds = tuple(_embed(card) for card in document.cards if card.tone is not doc.Tone.PLAIN)
     return Message(fit(content, LIMITS.content) or None, _bounded(embeds), buttons)
 
 
@@ -103,34 +85,21 @@ def timestamp(at: float, style: str) -> str:
     return f"<t:{int(at)}:{style}>"
 
 
-def _names(names: tuple[str, ...]) -> str:
-    shown: list[str] = []
-    used = 0
-    for name in names:
-        entry = safe(fit(name, LIMITS.name))
-        used += len(entry) + 2
-        if used > LIMITS.names:
-            break
-        shown.append(entry)
-    more = len(names) - len(shown)
-    return ", ".join(shown) + (f" {ELLIPSIS} +{more}" if more else "")
-
-
-def _inline(piece: Inline) -> str:
+def _inline(piece: doc.Inline) -> str:
     match piece:
-        case Strong(text):
+        case doc.Strong(text):
             return f"**{safe(text)}**"
-        case Code(text):
+        case doc.Code(text):
             return f"`{text.replace('`', '')}`"
-        case Moment(at, relative):
+        case doc.Moment(at, relative):
             when = timestamp(at, "R")
             return when if relative else f"{timestamp(at, 't')} ({when})"
-        case Names(names):
-            return _names(names)
+        case doc.Names(names):
+            return plain.listed(names, LIMITS.names, lambda name: safe(fit(name, LIMITS.name)))
     return safe(piece)
 
 
-def _line(pieces: Line) -> str:
+def _line(pieces: doc.Line) -> str:
     return "".join(_inline(piece) for piece in pieces)
 
 
@@ -138,47 +107,47 @@ def _rank(rank: int, medals: bool) -> str:
     return (plain.medal(rank) or f"{rank}.") if medals else f"**{rank}.**"
 
 
-def _paragraph(block: Block) -> str:
+def _paragraph(block: doc.Block) -> str:
     match block:
-        case Text(rows) | Note(rows):
+        case doc.Text(rows) | doc.Note(rows):
             return "\n".join(_line(row) for row in rows)
-        case Choices(items):
+        case doc.Choices(items):
             return "\n".join(f"**{letter}.** {safe(text)}" for letter, text in items)
-        case Bars(bars):
+        case doc.Bars(bars):
             return "\n".join(plain.bar_line(bar) for bar in bars)
-        case Ranking(rows, empty, medals):
+        case doc.Ranking(rows, empty, medals):
             found = [
                 f"{_rank(row.rank, medals)} {safe(fit(row.name, LIMITS.name))} — {row.detail}"
                 for row in rows
             ]
             return "\n".join(found) or empty
-        case Heading(text):
+        case doc.Heading(text):
             return f"**{safe(text)}**"
-        case Links(_, urls):
+        case doc.Links(_, urls):
             return "\n".join(safe(url) for url in urls)
     raise TypeError(f"no Discord text for {type(block).__name__}")
 
 
-def _markup(block: Note) -> bool:
+def _markup(block: doc.Note) -> bool:
     """Footers show plain text only: a note with a moment or names goes in the body."""
-    return any(isinstance(p, Moment | Names) for row in block.lines for p in row)
+    return any(isinstance(p, doc.Moment | doc.Names) for row in block.lines for p in row)
 
 
 # --- one card, one embed -----------------------------------------------------------------------
 
 
-def _embed(card: Card) -> discord.Embed:
-    title = next((b.text for b in card.blocks if isinstance(b, Heading)), None)
+def _embed(card: doc.Card) -> discord.Embed:
+    title = next((b.text for b in card.blocks if isinstance(b, doc.Heading)), None)
     body: list[str] = []
     fields: list[tuple[str, str]] = []
     footer: list[str] = []
     for block in card.blocks:
         match block:
-            case Heading():
+            case doc.Heading():
                 continue
-            case Links(label, _) | Ranking(title=str(label)):
+            case doc.Links(label, _) | doc.Ranking(title=str(label)):
                 fields.append((label, _paragraph(block)))
-            case Note() if not _markup(block):
+            case doc.Note() if not _markup(block):
                 footer += [plain.line(row) for row in block.lines]
             case _:
                 body.append(_paragraph(block))

@@ -15,26 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from bot.ui import document as doc
 from bot.ui import plain
-from bot.ui.document import (
-    Bars,
-    Block,
-    Button,
-    Card,
-    Choices,
-    Code,
-    Document,
-    Heading,
-    Inline,
-    Line,
-    Links,
-    Moment,
-    Names,
-    Note,
-    Ranking,
-    Strong,
-    Text,
-)
 from bot.ui.layout import layout
 
 from .phrases import PHRASES
@@ -80,12 +62,12 @@ def render(view: object) -> SlackMessage:
     return message(layout(view, PHRASES))
 
 
-def message(document: Document) -> SlackMessage:
+def message(document: doc.Document) -> SlackMessage:
     blocks: list[Json] = []
     for number, card in enumerate(document.cards):
         if number:
             blocks.append({"type": "divider"})
-        blocks += _card(card)
+        blocks += [raw for block in card.blocks for raw in _block(block)]
     actions = _actions(document.buttons)
     room = LIMITS.blocks - len(actions)
     if len(blocks) > room:  # cut, and say so, rather than have Slack refuse the message
@@ -93,7 +75,7 @@ def message(document: Document) -> SlackMessage:
     return SlackMessage(_fallback(document), (*blocks, *actions))
 
 
-def _fallback(document: Document) -> str:
+def _fallback(document: doc.Document) -> str:
     text = escape(plain.text(document))
     if len(text) <= LIMITS.fallback_text:
         return text
@@ -104,33 +86,21 @@ def _fallback(document: Document) -> str:
 # --- inline markup ---------------------------------------------------------------------------
 
 
-def _names(names: tuple[str, ...]) -> str:
-    shown: list[str] = []
-    used = 0
-    for name in names:
-        used += len(name) + 2
-        if used > LIMITS.names:
-            break
-        shown.append(escape(name))
-    more = len(names) - len(shown)
-    return ", ".join(shown) + (f" {ELLIPSIS} +{more}" if more else "")
-
-
-def _inline(piece: Inline) -> str:
+def _inline(piece: doc.Inline) -> str:
     match piece:
-        case Strong(text):
+        case doc.Strong(text):
             return f"*{escape(text)}*"
-        case Code(text):
+        case doc.Code(text):
             return f"`{escape(text)}`"
-        case Moment(at):
+        case doc.Moment(at):
             # Each reader's own timezone; clients that cannot show it use the fallback.
             return f"<!date^{int(at)}^{{time}}|{escape(plain.clock_label(at))}>"
-        case Names(names):
-            return _names(names)
+        case doc.Names(names):
+            return plain.listed(names, LIMITS.names, escape)
     return escape(piece)
 
 
-def _line(pieces: Line) -> str:
+def _line(pieces: doc.Line) -> str:
     return "".join(_inline(piece) for piece in pieces)
 
 
@@ -183,34 +153,30 @@ def _heading(text: str) -> Json:
     return {"type": "section", "text": _mrkdwn(f"*{escape(text)}*")}
 
 
-def _block(block: Block) -> list[Json]:
+def _block(block: doc.Block) -> list[Json]:
     match block:
-        case Heading(text):
+        case doc.Heading(text):
             return [_heading(text)]
-        case Text(rows):
+        case doc.Text(rows):
             return _sections("\n".join(_line(row) for row in rows))
-        case Note(rows):
+        case doc.Note(rows):
             return _contexts("\n".join(_line(row) for row in rows))
-        case Choices(items):
+        case doc.Choices(items):
             return _sections("\n".join(f"*{letter}.* {escape(text)}" for letter, text in items))
-        case Bars(bars):
+        case doc.Bars(bars):
             return _sections("\n".join(plain.bar_line(bar) for bar in bars))
-        case Ranking(rows, empty, medals, title):
+        case doc.Ranking(rows, empty, medals, title):
             found = [
                 f"{_rank(row.rank, medals)} {escape(row.name)} — {escape(row.detail)}"
                 for row in rows
             ] or [escape(empty)]
             return _sections("\n".join([f"*{escape(title)}*", *found] if title else found))
-        case Links(label, urls):
+        case doc.Links(label, urls):
             return _contexts(f"{escape(label)}: " + " · ".join(_link(url) for url in urls))
     raise TypeError(f"no Slack block for {type(block).__name__}")
 
 
-def _card(card: Card) -> list[Json]:
-    return [raw for block in card.blocks for raw in _block(block)]
-
-
-def _button(button: Button) -> Json:
+def _button(button: doc.Button) -> Json:
     if len(button.action_id) > LIMITS.action_id:
         raise ValueError(f"action id {button.action_id!r} is too long for Slack")
     label = button.label
@@ -226,7 +192,7 @@ def _button(button: Button) -> Json:
     return raw
 
 
-def _actions(buttons: tuple[Button, ...]) -> list[Json]:
+def _actions(buttons: tuple[doc.Button, ...]) -> list[Json]:
     step = LIMITS.buttons_per_block
     return [
         {"type": "actions", "elements": [_button(b) for b in buttons[i : i + step]]}

@@ -3,27 +3,10 @@ fallback use it. No markup: bold and code are plain words, a moment is shown in 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import UTC, datetime
 
-from bot.ui.document import (
-    Bar,
-    Bars,
-    Block,
-    Choices,
-    Code,
-    Document,
-    Heading,
-    Inline,
-    Line,
-    Links,
-    Moment,
-    Names,
-    Note,
-    Phrasebook,
-    Ranking,
-    Strong,
-    Text,
-)
+from bot.ui import document as doc
 from bot.ui.layout import layout
 
 BAR_WIDTH = 12
@@ -39,7 +22,7 @@ def medal(rank: int) -> str | None:
     return MEDALS[rank - 1] if 1 <= rank <= len(MEDALS) else None
 
 
-def bar_line(bar: Bar) -> str:
+def bar_line(bar: doc.Bar) -> str:
     filled = round(BAR_WIDTH * bar.percent / 100)
     meter = "█" * filled + "░" * (BAR_WIDTH - filled)
     return f"{bar.letter} {meter} {bar.count} ({bar.percent}%)" + (" ✅" if bar.correct else "")
@@ -50,44 +33,59 @@ def rank_label(rank: int, medals: bool) -> str:
     return (medal(rank) or f"{rank}.") if medals else f"{rank:>3}."
 
 
-def inline(piece: Inline) -> str:
+def listed(names: tuple[str, ...], budget: int, show: Callable[[str], str] = str) -> str:
+    """Names, comma-separated, as many as fit in ``budget`` characters once shown, then
+    "… +N" for the rest: a reveal must not be refused for having many winners."""
+    shown: list[str] = []
+    used = 0
+    for name in names:
+        entry = show(name)
+        used += len(entry) + 2
+        if used > budget:
+            break
+        shown.append(entry)
+    more = len(names) - len(shown)
+    return ", ".join(shown) + (f" … +{more}" if more else "")
+
+
+def inline(piece: doc.Inline) -> str:
     match piece:
-        case Strong(text) | Code(text):
+        case doc.Strong(text) | doc.Code(text):
             return text
-        case Moment(at):
+        case doc.Moment(at):
             return clock_label(at)
-        case Names(names):
+        case doc.Names(names):
             return ", ".join(names)
     return piece
 
 
-def line(pieces: Line) -> str:
+def line(pieces: doc.Line) -> str:
     return "".join(inline(piece) for piece in pieces)
 
 
-def block_lines(block: Block) -> list[str]:
+def block_lines(block: doc.Block) -> list[str]:
     match block:
-        case Heading(text):
+        case doc.Heading(text):
             return [text]
-        case Text(rows) | Note(rows):
+        case doc.Text(rows) | doc.Note(rows):
             return [line(row) for row in rows]
-        case Choices(items):
+        case doc.Choices(items):
             return [f"  {letter}. {text}" for letter, text in items]
-        case Bars(bars):
+        case doc.Bars(bars):
             return [bar_line(bar) for bar in bars]
-        case Ranking(rows, empty, medals, title):
+        case doc.Ranking(rows, empty, medals, title):
             shown = [f"{rank_label(row.rank, medals)} {row.name} — {row.detail}" for row in rows]
             return ([title] if title else []) + (shown or [empty])
-        case Links(label, urls):
+        case doc.Links(label, urls):
             return [f"{label}: {url}" for url in urls]
     raise TypeError(f"no text for {type(block).__name__}")
 
 
-def text(document: Document) -> str:
+def text(document: doc.Document) -> str:
     """Blocks one after another, a blank line between them and between cards."""
     parts = ["\n".join(block_lines(block)) for card in document.cards for block in card.blocks]
     return "\n\n".join(part for part in parts if part)
 
 
-def render(view: object, phrases: Phrasebook) -> str:
+def render(view: object, phrases: doc.Phrasebook) -> str:
     return text(layout(view, phrases))
