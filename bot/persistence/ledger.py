@@ -161,8 +161,13 @@ def record_answers(
 
     def attempt(record: AnswerRecord) -> tuple[str, str, str, str, str]:
         run = record.run
-        return (run.player.platform, run.scope.workspace_id, run.player.id, run.bank_id,
-                record.question_id)  # fmt: skip
+        return (
+            run.player.platform,
+            run.scope.workspace_id,
+            run.player.id,
+            run.bank_id,
+            record.question_id,
+        )
 
     wanted = {attempt(records[i]) for i in fresh}
     players: dict[tuple[str, str], set[str]] = {}
@@ -186,10 +191,21 @@ def record_answers(
         points = 0 if practice else record.points
         if not practice:
             attempts.append(tried_key)
-        answers.append((
-            run.id, run.position, run.player.platform, run.scope.workspace_id, run.player.id,
-            run.bank_id, record.question_id, record.choice, int(record.correct), points, record.at,
-        ))  # fmt: skip
+        answers.append(
+            (
+                run.id,
+                run.position,
+                run.player.platform,
+                run.scope.workspace_id,
+                run.player.id,
+                run.bank_id,
+                record.question_id,
+                record.choice,
+                int(record.correct),
+                points,
+                record.at,
+            )
+        )
         if not practice:  # boards count first attempts, like the points they show
             credits.append(
                 Credit(run.player, run.scope, run.bank_id, points, record.correct, record.at)

@@ -115,9 +115,12 @@ class RaceRepository:
     async def results(self, race: Race) -> ChannelResults:
         """The tally of the race's current question."""
         return await tally(
-            self._database, "race_answers", "a.race_id = ? AND a.number = ?",
-            (race.id, race.current), race.scope.platform,
-        )  # fmt: skip
+            self._database,
+            "race_answers",
+            "a.race_id = ? AND a.number = ?",
+            (race.id, race.current),
+            race.scope.platform,
+        )
 
     async def standings(self, race: Race, limit: int = 10) -> list[TotalRow]:
         """Points in this race so far; ties go to whoever got there first."""
@@ -137,10 +140,19 @@ class RaceRepository:
 
 def _row(race: Race) -> tuple[Any, ...]:
     return (
-        race.id, *channel_key(race.scope), race.bank_id, json.dumps(race.question_ids),
-        race.seconds, race.starter_id, race.locale, race.seed, race.current, race.phase,
-        race.phase_until, race.opened_at,
-    )  # fmt: skip
+        race.id,
+        *channel_key(race.scope),
+        race.bank_id,
+        json.dumps(race.question_ids),
+        race.seconds,
+        race.starter_id,
+        race.locale,
+        race.seed,
+        race.current,
+        race.phase,
+        race.phase_until,
+        race.opened_at,
+    )
 
 
 def _race(row: Sequence[Any]) -> Race:

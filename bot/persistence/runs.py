@@ -104,8 +104,21 @@ class RunRepository:
         )
         if not rows:
             return None
-        (platform, workspace, channel, player_id, bank_id, locale, seed, qids, position,
-         correct, points, created_at, name) = rows[0]  # fmt: skip
+        (
+            platform,
+            workspace,
+            channel,
+            player_id,
+            bank_id,
+            locale,
+            seed,
+            qids,
+            position,
+            correct,
+            points,
+            created_at,
+            name,
+        ) = rows[0]
         run = Run(
             id=run_id,
             player=PlayerRef(platform, player_id, name),

@@ -50,9 +50,12 @@ class Race:
 
     def next_opened(self, now: float) -> Race:
         return replace(
-            self, current=self.current + 1, phase="open", opened_at=now,
+            self,
+            current=self.current + 1,
+            phase="open",
+            opened_at=now,
             phase_until=now + self.seconds,
-        )  # fmt: skip
+        )
 
     def stopped(self, now: float) -> Race:
         return replace(self, phase="done", phase_until=now)

@@ -63,10 +63,18 @@ class Run:
     def after_answer(self, correct: bool, points: int) -> Run:
         # Positional, not dataclasses.replace: this runs twice per answer on the hot path.
         return Run(
-            self.id, self.player, self.scope, self.bank_id, self.locale, self.seed,
-            self.question_ids, self.position + 1, self.correct + int(correct),
-            self.points + points, self.created_at,
-        )  # fmt: skip
+            self.id,
+            self.player,
+            self.scope,
+            self.bank_id,
+            self.locale,
+            self.seed,
+            self.question_ids,
+            self.position + 1,
+            self.correct + int(correct),
+            self.points + points,
+            self.created_at,
+        )
 
 
 def plan_run(

@@ -214,8 +214,9 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
     for number in (1, 2):
         question_post = posts[-1]
         question = question_in(bank, question_post)
-        heading = t("en", "race_heading", topic="Tiny test bank", number=number, total=2,
-                    seconds=10)  # fmt: skip
+        heading = t(
+            "en", "race_heading", topic="Tiny test bank", number=number, total=2, seconds=10
+        )
         assert question_post.embeds[0]["title"] == heading
         assert question_post.embeds[0]["footer"]["text"] == t("en", "race_hint")
         closes = t("en", "race_closes", when=f"<t:{int(clock.now()) + 10}:R>")
@@ -238,8 +239,9 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
             points[user.name] += scoring.race_points(
                 right, question.difficulty, elapsed, 10, streak[user.name]
             )
-        twice = await fake.click(question_post.message["id"], buttons[question.answer]["custom_id"],
-                                 user=ALICE)  # fmt: skip
+        twice = await fake.click(
+            question_post.message["id"], buttons[question.answer]["custom_id"], user=ALICE
+        )
         assert twice.content == t("en", "race_already", letter=buttons[question.answer]["label"])
         assert "✅" not in fake.messages[question_post.message["id"]]["embeds"][0]["description"]
 
@@ -253,8 +255,9 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
         [standings] = reveal.embeds[0]["fields"]
         assert standings["name"] == t("en", "standings")
         assert standings["value"].splitlines()[0].startswith("🥇 Alice — ")
-        late = await fake.click(question_post.message["id"], buttons[wrong]["custom_id"],
-                                user=CAROL)  # fmt: skip
+        late = await fake.click(
+            question_post.message["id"], buttons[wrong]["custom_id"], user=CAROL
+        )
         assert late.content == t("en", "race_late")
         if number == 1:
             clock.advance(5)  # the pause between questions
@@ -301,9 +304,14 @@ async def test_a_competition_counts_personal_daily_and_race_points(
     )
     assert started.ephemeral
     assert started.content == safe(
-        t("en", "competition_started", name="November *cup*", until="2026-11-30",
-          topics=t("en", "all_topics"))
-    )  # fmt: skip
+        t(
+            "en",
+            "competition_started",
+            name="November *cup*",
+            until="2026-11-30",
+            topics=t("en", "all_topics"),
+        )
+    )
 
     total = await play_quiz(fake, bank, ALICE)  # a personal quiz
 
@@ -376,9 +384,12 @@ async def test_only_admins_run_the_channel_and_only_the_starter_stops_a_race(
 
 
 async def test_no_channel_play_in_direct_messages_or_where_the_bot_cannot_post(
-    fake: FakeDiscord, bot: None, channel_engine: Engine, clock: FakeClock,
+    fake: FakeDiscord,
+    bot: None,
+    channel_engine: Engine,
+    clock: FakeClock,
     caplog: pytest.LogCaptureFixture,
-) -> None:  # fmt: skip
+) -> None:
     dm = TEXT.t("en", "dm_no_channel_play")
     for name, options in (
         ("quiz-daily", {"action": "on", "topics": "tiny", "time": "09:30", "timezone": "UTC"}),
@@ -395,9 +406,10 @@ async def test_no_channel_play_in_direct_messages_or_where_the_bot_cannot_post(
     for refused in (
         await daily_on(fake),
         await fake.slash("quiz-race", topic="tiny"),
-        await fake.slash("quiz-competition", user=OWEN, action="start", name="Cup",
-                         until="2026-12-31"),
-    ):  # fmt: skip
+        await fake.slash(
+            "quiz-competition", user=OWEN, action="start", name="Cup", until="2026-12-31"
+        ),
+    ):
         assert (refused.ephemeral, refused.content) == (True, TEXT.t("en", "cannot_post_here"))
     assert (await fake.slash("quiz-daily", action="status")).content == t("en", "daily_none")
     assert fake.posts == []

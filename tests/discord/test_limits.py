@@ -62,10 +62,19 @@ def test_command_and_choice_limits_are_checked() -> None:
     bad = [
         {"name": "Quiz", "description": "d" * 101},
         {"name": "x", "description": "d", "description_localizations": {"bn": "বাংলা"}},
-        {"name": "y", "description": "d", "options": [
-            {"name": "o", "description": "d", "autocomplete": True, "choices": [
-                {"name": "c", "value": "v"}]}]},
-    ]  # fmt: skip
+        {
+            "name": "y",
+            "description": "d",
+            "options": [
+                {
+                    "name": "o",
+                    "description": "d",
+                    "autocomplete": True,
+                    "choices": [{"name": "c", "value": "v"}],
+                }
+            ],
+        },
+    ]
     found = " | ".join(command_problems(bad))
     assert "invalid command name" in found and "1-100 characters" in found
     assert "'bn' is not a Discord locale" in found

@@ -653,10 +653,20 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8900)
     serve.add_argument("--locale", default="en-US", help="users.info locale, e.g. hi-IN")
     serve.add_argument("--name", default="Ada", help="users.info display name")
-    serve.add_argument("--user", action="append", default=[], metavar="ID=NAME",
-                       help="a user with their own display name (repeatable)")  # fmt: skip
-    serve.add_argument("--admin", action="append", default=[], metavar="ID",
-                       help="a workspace admin, per users.info (repeatable)")  # fmt: skip
+    serve.add_argument(
+        "--user",
+        action="append",
+        default=[],
+        metavar="ID=NAME",
+        help="a user with their own display name (repeatable)",
+    )
+    serve.add_argument(
+        "--admin",
+        action="append",
+        default=[],
+        metavar="ID",
+        help="a workspace admin, per users.info (repeatable)",
+    )
     play = sub.add_parser("play", help="play a quiz against a running quizbot, as Slack would")
     play.add_argument("topic")
     play.add_argument("--answers", default="ABCD", help="letters to click, in turn")

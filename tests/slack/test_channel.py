@@ -106,9 +106,7 @@ async def test_a_daily_question_from_the_admin_command_to_its_reveal(
     labels, right, wrong = choices(post, catalog)
     assert list(labels) == ["A", "B", "C", "D"]
     assert all(action.startswith("qz:d:") for action in labels.values())
-    question = next(
-        q for b in catalog.banks for q in b.questions if q.prompt["en"] in public
-    )  # fmt: skip
+    question = next(q for b in catalog.banks for q in b.questions if q.prompt["en"] in public)
     assert question.explanation["en"] not in public and "✅" not in public  # nothing to copy
 
     ada = private(await slack.click(labels[right], "U1", message_ts=post.ts))
@@ -242,8 +240,11 @@ async def test_competition_standings_count_quiz_daily_and_race_points(
     board = public(standings)
     assert board.startswith("🏆 Q4 systems cup · standings")
     tiny_points = points_of(public(await slack.command("leaderboard tiny", "U1")))["Ada"]
-    assert points_of(board) == {"Ada": tiny_points, "Grace Hopper": daily_points,
-                                "आशा": race_points}  # fmt: skip
+    assert points_of(board) == {
+        "Ada": tiny_points,
+        "Grace Hopper": daily_points,
+        "आशा": race_points,
+    }
     assert "You: #" in board
     assert public(await slack.command("leaderboard competition", "U2")).startswith(
         "🏆 Q4 systems cup · standings"

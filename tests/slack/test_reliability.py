@@ -293,9 +293,11 @@ async def test_secrets_appear_in_no_log_and_no_reply(
 ) -> None:
     caplog.set_level(logging.DEBUG)
     refused = SlackSettings(
-        bot_token="xoxp-REJECTED-KNOWNTOKENVALUE", signing_secret=SIGNING, app_token="",
+        bot_token="xoxp-REJECTED-KNOWNTOKENVALUE",
+        signing_secret=SIGNING,
+        app_token="",
         api_url=fake.api_url,
-    )  # fmt: skip
+    )
     with pytest.raises(SetupError) as setup:
         await runtime._check_token(build_app(engine, refused).client)
     good = SlackSettings(
