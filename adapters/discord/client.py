@@ -18,6 +18,7 @@ from typing import Any
 import aiohttp
 import discord
 import yarl
+from discord import app_commands
 
 from bot.play import codec
 from bot.play.engine import Engine
@@ -97,6 +98,7 @@ class QuizClient(discord.Client):
         *,
         auto_sync: bool = True,
         ack_budget: float = ACK_BUDGET,
+        commands: Callable[[discord.Client, Handlers], app_commands.CommandTree] = build_tree,
     ) -> None:
         # quizbot has no voice: spare the operator warnings about missing voice libraries.
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
@@ -112,7 +114,7 @@ class QuizClient(discord.Client):
         self.auto_sync = auto_sync
         self.handlers = Handlers(engine, ack_budget, settings.admin_role)
         self.publisher = DiscordPublisher(self)
-        self.tree = build_tree(self, self.handlers)
+        self.tree = commands(self, self.handlers)
         self._guild = discord.Object(settings.guild_id) if settings.guild_id else None
         self._online = False  # connected to the gateway, as far as we know
         self._down_since: float | None = None  # monotonic time the outage began

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-import adapters.discord.client as client_module
+from adapters.discord.commands import build_tree
 from adapters.discord.phrases import TEXT
 from adapters.discord.render import safe
 from bot.content.banks import Bank, Catalog, Question
@@ -526,9 +526,7 @@ async def test_a_restart_in_the_middle_of_a_day_and_of_a_race(
 
 
 async def test_the_channel_commands_their_options_and_their_sync(
-    fake: FakeDiscord,
-    channel_engine: Engine,
-    monkeypatch: pytest.MonkeyPatch,
+    fake: FakeDiscord, channel_engine: Engine
 ) -> None:
     async with running_bot(fake, channel_engine):
         zones = await fake.autocomplete("quiz-daily", "timezone", "kolk")
@@ -563,18 +561,14 @@ async def test_the_channel_commands_their_options_and_their_sync(
     assert period["choices"][3]["name_localizations"] == {"hi": TEXT.t("hi", "period_competition")}
 
     # A changed set of commands is synced once; the same set again is not.
-    build_tree = client_module.build_tree
-
     def older_tree(*args: Any) -> Any:
         tree = build_tree(*args)
         tree.remove_command("quiz-race-stop")
         return tree
 
-    monkeypatch.setattr(client_module, "build_tree", older_tree)
-    async with running_bot(fake, channel_engine):
+    async with running_bot(fake, channel_engine, commands=older_tree):
         pass
     assert fake.command_syncs == 2 and len(fake.commands[None]) == 8
-    monkeypatch.setattr(client_module, "build_tree", build_tree)
     for _ in range(2):
         async with running_bot(fake, channel_engine):
             pass
