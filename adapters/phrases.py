@@ -11,5 +11,5 @@ PHRASES = CataloguePhrases(TEXT, "quizbot play ")
 
 
 def render(view: object) -> str:
-    """A view as the terminal shows it."""
-    return plain.render(view, PHRASES)
+    """A view as the terminal shows it: a stream, which never repeats a question."""
+    return plain.render(view, PHRASES, stream=True)

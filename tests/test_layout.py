@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.phrases import PHRASES as TERMINAL
+from adapters.phrases import render as render_terminal
 from adapters.slack.phrases import PHRASES as SLACK
 from bot.content.banks import Bank, Question
 from bot.ui import i18n
@@ -27,7 +28,7 @@ from bot.ui.layout import layout
 from bot.ui.plain import render
 from bot.ui.views import ChannelFeedback, Notice
 
-from .support.views import REVEAL_AT, channel_views, personal_views, question_view
+from .support.views import REVEAL_AT, channel_views, feedback, personal_views, question_view
 
 QUESTION = Question(
     "q",
@@ -121,3 +122,12 @@ def test_every_view_has_one_layout_in_every_language(locale: str) -> None:
         assert render(view, TERMINAL).strip()
     with pytest.raises(TypeError):
         layout(object(), SLACK)
+
+
+def test_the_terminal_stream_does_not_repeat_the_question_in_its_feedback() -> None:
+    view = question_view(BANK, QUESTION, "en")
+    shown = render_terminal(feedback(view, QUESTION, correct=True, last=False))
+    assert shown.startswith("✅ Right!\nRight answer: A. all-reduce\n+20 points")
+    assert "Which collective sums gradients?" not in shown
+    # A chat message replaces the question, so it shows it again.
+    assert render(feedback(view, QUESTION, True, False), SLACK).startswith("Question 1 of 1")

@@ -47,6 +47,7 @@ Line = tuple[Inline, ...]
 @dataclass(frozen=True)
 class Heading:
     text: str
+    recap: bool = False  # repeats the message this one replaces (a stream has shown it)
 
 
 @dataclass(frozen=True)
@@ -55,6 +56,7 @@ class Text:
     platform's own policy."""
 
     lines: tuple[Line, ...]
+    recap: bool = False  # as for Heading
 
 
 @dataclass(frozen=True)

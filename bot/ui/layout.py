@@ -68,8 +68,8 @@ def lines(*texts: str) -> Text:
     return Text(tuple((text,) for text in texts))
 
 
-def paragraph(text: str) -> Text:
-    return Text(tuple((line,) for line in text.split("\n")))
+def paragraph(text: str, recap: bool = False) -> Text:
+    return Text(tuple((line,) for line in text.split("\n")), recap)
 
 
 @singledispatch
@@ -93,7 +93,7 @@ def _links(locale: str, references: tuple[str, ...]) -> tuple[Block, ...]:
     return (Links(t(locale, "reference"), references),) if references else ()
 
 
-def _question_heading(view: QuestionView) -> Heading:
+def _question_heading(view: QuestionView, recap: bool = False) -> Heading:
     return Heading(
         t(
             view.locale,
@@ -101,7 +101,8 @@ def _question_heading(view: QuestionView) -> Heading:
             number=view.number,
             total=view.total,
             topic=view.topic_title,
-        )
+        ),
+        recap,
     )
 
 
@@ -162,8 +163,9 @@ def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
     card = Card(
         Tone.RIGHT if view.correct else Tone.WRONG,
         (
-            _question_heading(view.question),
-            paragraph(view.question.prompt),
+            # The feedback replaces the question on chat platforms: it shows it again.
+            _question_heading(view.question, recap=True),
+            paragraph(view.question.prompt, recap=True),
             Text(((Strong(verdict),), *details)),
             paragraph(view.explanation),
             *_links(loc, view.references),

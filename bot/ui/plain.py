@@ -81,11 +81,17 @@ def block_lines(block: doc.Block) -> list[str]:
     raise TypeError(f"no text for {type(block).__name__}")
 
 
-def text(document: doc.Document) -> str:
-    """Blocks one after another, a blank line between them and between cards."""
-    parts = ["\n".join(block_lines(block)) for card in document.cards for block in card.blocks]
+def text(document: doc.Document, stream: bool = False) -> str:
+    """Blocks one after another, a blank line between them and between cards. A
+    ``stream`` (the terminal) has shown what a replacing message recaps: it is left out."""
+    parts = [
+        "\n".join(block_lines(block))
+        for card in document.cards
+        for block in card.blocks
+        if not (stream and getattr(block, "recap", False))
+    ]
     return "\n\n".join(part for part in parts if part)
 
 
-def render(view: object, phrases: doc.Phrasebook) -> str:
-    return text(layout(view, phrases))
+def render(view: object, phrases: doc.Phrasebook, stream: bool = False) -> str:
+    return text(layout(view, phrases), stream)
