@@ -30,6 +30,7 @@ from bot.ui.views import TopicList
 from . import console
 from .app import compose, load_banks
 from .discord import Discord
+from .discord.settings import shard_range
 from .errors import SetupError
 from .ops import serve_ops
 from .settings import PLATFORMS, SECTIONS, Settings, load
@@ -64,6 +65,13 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
 async def _engine_work(core: CoreSettings, work: Callable[[Engine], Awaitable[T]]) -> T:
     async with compose(core) as engine:
         return await work(engine)
+
+
+def _shard_range(text: str) -> tuple[int, int]:
+    try:
+        return shard_range(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 def _terminal_locale(asked: str | None, core: CoreSettings) -> str:
@@ -316,6 +324,13 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--metrics-port", type=int, help="serve /healthz and /metrics on this port (default off)"
     )
+    run.add_argument(
+        "--shards",
+        type=_shard_range,
+        metavar="A-B",
+        help="Discord: run shards A to B of --shard-count (several processes split the shards)",
+    )
+    run.add_argument("--shard-count", type=int, metavar="N", help="Discord: shards in all")
     db_option(run)
     run.set_defaults(func=_cmd_run)
 

@@ -104,10 +104,14 @@ class QuizClient(discord.Client):
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False
         # Interactions need no intents; the (unprivileged) guilds intent keeps discord.py's
         # state consistent. Nothing here needs the guild caches filled before on_ready.
+        sharding: dict[str, Any] = {}
+        if isinstance(self, discord.AutoShardedClient):
+            sharding = {"shard_ids": settings.shard_ids, "shard_count": settings.shard_count}
         super().__init__(
             intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions.none(),
             guild_ready_timeout=0,
+            **sharding,
         )
         self.engine = engine
         self.settings = settings
@@ -263,3 +267,13 @@ class QuizClient(discord.Client):
         where = f"server {self.settings.guild_id}" if self._guild else "all servers"
         log.info("synced %d slash commands to %s", len(synced), where)
         return SyncResult(True, len(synced), self.settings.guild_id)
+
+
+class ShardedQuizClient(QuizClient, discord.AutoShardedClient):
+    """The same bot over a range of the shard space (``--shards A-B --shard-count N``):
+    discord.py's sharded client runs one gateway connection per shard in this process.
+    Discord delivers direct-message interactions to shard 0 only."""
+
+
+def client_class(settings: DiscordSettings) -> type[QuizClient]:
+    return ShardedQuizClient if settings.shard_count is not None else QuizClient

@@ -10,7 +10,7 @@ from bot.operations.settings import CoreSettings
 from bot.play.engine import Engine
 
 from ..app import compose
-from .client import QuizClient, use_endpoints
+from .client import QuizClient, client_class, use_endpoints
 from .settings import PORTAL, DiscordSettings, SettingsError
 
 REJECTED = (
@@ -23,7 +23,7 @@ async def serve(engine: Engine, settings: DiscordSettings) -> None:
     """Run the bot on the running loop until cancelled. Raises SettingsError (one line
     for the user) when Discord rejects the token."""
     use_endpoints(settings)
-    client = QuizClient(engine, settings)
+    client = client_class(settings)(engine, settings)
     try:
         await client.start(settings.token)
     except discord.LoginFailure:

@@ -70,6 +70,30 @@ def _api_base(raw: str) -> str | None:
     return url if urlsplit(url).path else url + API_PATH
 
 
+def _shards(discord: DiscordSettings) -> str | None:
+    """``--shards A-B`` needs ``--shard-count N`` and must lie within 0..N-1."""
+    count, shards = discord.shard_count, discord.shards
+    if count is not None and count < 1:
+        return f"--shard-count must be at least 1, not {count}"
+    if shards is None:
+        return None
+    if count is None:
+        return "needs --shard-count N: the shard space the range is part of"
+    first, last = shards
+    if not 0 <= first <= last < count:
+        return f"{first}-{last} must lie within 0-{count - 1} (--shard-count {count})"
+    return None
+
+
+def shard_range(text: str) -> tuple[int, int]:
+    """``A-B`` (or one shard, ``A``) from the command line."""
+    first, _, last = text.partition("-")
+    try:
+        return int(first), int(last or first)
+    except ValueError:
+        raise ValueError(f"'{text}' is not a shard range such as 0-3") from None
+
+
 # Fields in the order their problems are listed.
 @dataclass(frozen=True)
 class DiscordSettings:
@@ -106,7 +130,21 @@ class DiscordSettings:
         default=None,
     )
 
+    shards: tuple[int, int] | None = setting(  # the first and last shard this process runs
+        option="--shards", check=_shards, default=None
+    )
+    shard_count: int | None = setting(option="--shard-count", default=None)
+
     @property
     def configured(self) -> bool:
         """Whether the operator meant to run on Discord: a token is set."""
         return bool(self.token)
+
+    @property
+    def shard_ids(self) -> list[int] | None:
+        """The shards this process runs, when the shard space is split (else discord.py
+        runs one connection for everything)."""
+        if self.shard_count is None:
+            return None
+        first, last = self.shards or (0, self.shard_count - 1)
+        return list(range(first, last + 1))

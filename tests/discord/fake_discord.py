@@ -202,6 +202,11 @@ class _Pending:
     answered: float | None = None  # when the first response arrived (monotonic)
 
 
+def shard_of(guild_id: str, count: int) -> int:
+    """Discord's rule for which shard carries a server's events."""
+    return (int(guild_id) >> 22) % count
+
+
 class FakeDiscord:
     def __init__(self, token: str = TOKEN):
         self.token = token
@@ -225,6 +230,11 @@ class FakeDiscord:
         self._ids = itertools.count(1)
         self._seq = 0
         self._sockets: set[web.WebSocketResponse] = set()
+        # Each connection's shard (id, count), and each session's, so a resume keeps it.
+        self._shard_of: dict[web.WebSocketResponse, tuple[int, int]] = {}
+        self._session_shard: dict[str, tuple[int, int]] = {}
+        self.shards_identified: list[int] = []
+        self.undelivered: list[str] = []  # events for a shard no bot runs
         self._pending: dict[str, _Pending] = {}  # by interaction token
         self._runner: web.AppRunner | None = None
         self.url = ""
@@ -368,9 +378,13 @@ class FakeDiscord:
                         await ws.close(code=4004, message=b"Authentication failed.")
                         break
                     self.identifies += 1
+                    shard_id, count = data["d"].get("shard") or (0, 1)
+                    self.shards_identified.append(shard_id)
+                    self._shard_of[ws] = (shard_id, count)
                     self._sockets.add(ws)
-                    await self._send(ws, "READY", self._ready())
-                    await self._send(ws, "GUILD_CREATE", self._guild())
+                    await self._send(ws, "READY", self._ready((shard_id, count)))
+                    if shard_of(GUILD_ID, count) == shard_id:
+                        await self._send(ws, "GUILD_CREATE", self._guild())
                     self.connected.set()
                 elif data["op"] == 6:  # resume: a session of ours goes on, others start anew
                     resume = data["d"]
@@ -380,6 +394,7 @@ class FakeDiscord:
                         await ws.send_json({"op": 9, "d": False, "s": None, "t": None})
                         continue
                     self.resumes += 1
+                    self._shard_of[ws] = self._session_shard[resume["session_id"]]
                     self._sockets.add(ws)
                     await self._send(ws, "RESUMED", {})
                     self.connected.set()
@@ -406,10 +421,12 @@ class FakeDiscord:
         for ws in sockets:
             await ws.send_json({"op": op, "d": d, "s": None, "t": None})
 
-    def _ready(self) -> dict[str, Any]:
+    def _ready(self, shard: tuple[int, int]) -> dict[str, Any]:
         session = secrets.token_hex(16)
         self._sessions.add(session)
+        self._session_shard[session] = shard
         return {
+            "shard": list(shard),
             "v": 10,
             "user": BOT_USER,
             "guilds": [{"id": GUILD_ID, "unavailable": True}],
@@ -458,9 +475,20 @@ class FakeDiscord:
         await ws.send_json({"op": 0, "t": event, "s": self._seq, "d": data})
 
     async def dispatch(self, event: str, data: Any) -> None:
+        """Send an event on the connection of the shard it belongs to, as Discord does:
+        a server's events by (server id >> 22) % shard count, direct messages on shard 0."""
         if not self._sockets:
             raise RuntimeError("no bot is connected to the fake gateway")
-        for ws in list(self._sockets):
+        guild = data.get("guild_id") if isinstance(data, dict) else None
+        targets = [
+            ws
+            for ws in list(self._sockets)
+            if self._shard_of.get(ws, (0, 1))[0]
+            == (shard_of(guild, self._shard_of.get(ws, (0, 1))[1]) if guild else 0)
+        ]
+        if not targets:
+            self.undelivered.append(event)
+        for ws in targets:
             await self._send(ws, event, data)
 
     # --- REST ---------------------------------------------------------------------------

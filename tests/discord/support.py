@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from adapters.discord.client import QuizClient, use_endpoints
+from adapters.discord.client import QuizClient, client_class, use_endpoints
 from adapters.discord.settings import DiscordSettings
 from adapters.settings import load
 from bot.content.banks import Bank, Question
@@ -22,9 +22,12 @@ from bot.play.engine import Engine
 from .fake_discord import ALICE, FakeDiscord, FakeUser, Outcome
 
 
-def discord_settings(environ: Mapping[str, str]) -> DiscordSettings:
-    """The Discord section as `quizbot run discord` reads it from ``environ``."""
-    return load(environ, platforms=("discord",)).discord
+def discord_settings(
+    environ: Mapping[str, str], options: Mapping[str, object] | None = None
+) -> DiscordSettings:
+    """The Discord section as `quizbot run discord` reads it from ``environ`` and its
+    command-line ``options`` (``{"--shards": (0, 1)}``)."""
+    return load(environ, options, platforms=("discord",)).discord
 
 
 def answer_button(outcome: Outcome, question: Question, correct: bool) -> dict:
@@ -75,12 +78,18 @@ async def running_bot(
     *,
     guild_id: str = "",
     environ: Mapping[str, str] | None = None,
+    shards: tuple[int, int] | None = None,
+    shard_count: int | None = None,
     **options: object,
 ) -> AsyncIterator[QuizClient]:
-    """The real client, connected to the fake, until the block ends."""
-    settings = discord_settings({**fake.environ(), "DISCORD_GUILD_ID": guild_id, **(environ or {})})
+    """The real client, connected to the fake, until the block ends; with ``shard_count``,
+    the sharded client running ``shards`` (default: all of them)."""
+    settings = discord_settings(
+        {**fake.environ(), "DISCORD_GUILD_ID": guild_id, **(environ or {})},
+        {"--shards": shards, "--shard-count": shard_count},
+    )
     use_endpoints(settings)
-    client = QuizClient(engine, settings, **options)  # type: ignore[arg-type]
+    client = client_class(settings)(engine, settings, **options)  # type: ignore[arg-type]
     task = asyncio.create_task(client.start(settings.token))
     ready = asyncio.create_task(client.wait_until_ready())
     await asyncio.wait({task, ready}, timeout=10, return_when=asyncio.FIRST_COMPLETED)
