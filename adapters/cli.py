@@ -20,6 +20,7 @@ from bot.content.banks import SHIPPED_BANKS, load_catalog, reload_catalog
 from bot.content.export import export
 from bot.content.lint import lint, load_rules, rate_table
 from bot.operations import logs
+from bot.operations.leadership import leadership_for
 from bot.operations.process import tune_gc
 from bot.operations.settings import CoreSettings, InvalidSettings, declared
 from bot.persistence import StoreError, integrity_problems
@@ -121,7 +122,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGTERM, main.cancel)
         loop.add_signal_handler(signal.SIGHUP, _reload_banks, engine, core)
-        services = [engine.scheduler.serve()]
+        services = [engine.scheduler.serve(leadership=leadership_for(core.db))]
         services += [settings.platform(name).serve(engine) for name in names]
         if core.metrics_port:
             services.append(serve_ops(engine, core.metrics_port))

@@ -18,6 +18,8 @@ from bot.play.engine import Engine
 
 from .support.environment import FIXTURES
 
+pytest_plugins = ("tests.support.postgres",)
+
 
 @pytest.fixture(autouse=True)
 def no_error_logs(caplog: pytest.LogCaptureFixture) -> Iterator[None]:

@@ -62,6 +62,11 @@ DAILY_REVEALS = Counter(
     ["outcome"],
     registry=REGISTRY,
 )
+SCHEDULER_LEADER = Gauge(
+    "quizbot_scheduler_leader",
+    "1 while this process runs the scheduler (one process does, with several on a database).",
+    registry=REGISTRY,
+)
 SCHEDULER_ERRORS = Counter(
     "quizbot_scheduler_errors",
     "Scheduled work that failed with a bug, by kind of work.",

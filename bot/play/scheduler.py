@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from bot.operations import metrics
+from bot.operations.leadership import Leadership, SoleProcess
 from bot.persistence import StoreError
 
 log = logging.getLogger(__name__)
@@ -31,11 +32,20 @@ class Scheduler:
     def __init__(self, duties: Sequence[Duty[Any]]):
         self._duties = tuple(duties)
 
-    async def serve(self, interval: float = 1.0) -> None:
-        """Run until cancelled: everything due is done within ``interval``."""
-        while True:
-            await self.tick()
-            await asyncio.sleep(interval)
+    async def serve(self, interval: float = 1.0, leadership: Leadership | None = None) -> None:
+        """Run until cancelled: everything due is done within ``interval``, by the one
+        process that leads (with several processes on one database)."""
+        leadership = leadership or SoleProcess()
+        try:
+            while True:
+                leads = await leadership.lead()
+                metrics.SCHEDULER_LEADER.set(leads)
+                if leads:
+                    await self.tick()
+                await asyncio.sleep(interval)
+        finally:
+            metrics.SCHEDULER_LEADER.set(0)
+            await leadership.close()
 
     async def tick(self) -> None:
         """Do whatever is due now, each kind of work in turn."""
