@@ -22,7 +22,8 @@ from bot.content.lint import lint, load_rules, rate_table
 from bot.operations import logs
 from bot.operations.leadership import leadership_for
 from bot.operations.process import tune_gc
-from bot.operations.settings import CoreSettings, InvalidSettings, declared
+from bot.operations.settings import CoreSettings, InvalidSettings, declared, is_postgres
+from bot.operations.settings import database as database_location
 from bot.persistence import StoreError, integrity_problems
 from bot.play.engine import PERIODS, Engine, topic_list
 from bot.ui import i18n
@@ -188,8 +189,19 @@ def _cmd_banks_list(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sqlite_only(location: Path | str, command: str) -> Path:
+    """The SQLite file a maintenance command works on; PostgreSQL has its own tools."""
+    if is_postgres(location):
+        raise SetupError(
+            f"quizbot db {command} works on a SQLite file; on PostgreSQL use its own tools"
+            " (pg_dump, pg_amcheck)",
+            2,
+        )
+    return Path(location)
+
+
 def _cmd_db_check(args: argparse.Namespace) -> int:
-    path = _settings(args).core.db
+    path = _sqlite_only(_settings(args).core.db, "check")
     problems = integrity_problems(path)
     for problem in problems:
         print(f"quizbot: {problem}", file=sys.stderr)
@@ -199,6 +211,7 @@ def _cmd_db_check(args: argparse.Namespace) -> int:
 
 
 def _cmd_db_backup(args: argparse.Namespace) -> int:
+    _sqlite_only(_settings(args).core.db, "backup")
     target = Path(args.target)
     if target.exists():
         print(f"quizbot: {target} exists already: choose a new file", file=sys.stderr)
@@ -297,7 +310,9 @@ def parser() -> argparse.ArgumentParser:
 
     def db_option(p: argparse.ArgumentParser) -> None:
         p.add_argument(
-            "--db", type=Path, help="SQLite file (default: $QUIZBOT_DB or the user data dir)"
+            "--db",
+            type=database_location,
+            help="SQLite file or postgresql:// URL (default: $QUIZBOT_DB or the user data dir)",
         )
 
     play = sub.add_parser("play", help="play a quiz in the terminal")

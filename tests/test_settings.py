@@ -12,8 +12,9 @@ import pytest
 
 from adapters.cli import main
 from adapters.settings import SECTIONS, SETTINGS, load
-from bot.operations.settings import declared
+from bot.operations.settings import database, declared
 
+from .support.environment import run_quizbot
 from .support.settings import problems
 
 
@@ -110,3 +111,18 @@ def test_reading_the_settings_loads_no_platform_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert done.stdout.strip() == "[]"
+
+
+def test_the_database_is_a_sqlite_file_or_a_postgresql_url(tmp_path: Path) -> None:
+    assert database("postgresql://quiz@db.internal:5432/quizbot") == (
+        "postgresql://quiz@db.internal:5432/quizbot"
+    )
+    assert database("sqlite:////var/lib/quizbot/quiz.db") == Path("/var/lib/quizbot/quiz.db")
+    assert database("sqlite:///quiz.db") == Path("quiz.db")
+    assert database(str(tmp_path / "q.db")) == tmp_path / "q.db"
+    refused = run_quizbot("db", "check", "--db", "postgresql://quiz@127.0.0.1:1/quizbot")
+    assert refused.returncode == 2
+    assert refused.stderr.strip() == (
+        "quizbot: quizbot db check works on a SQLite file; on PostgreSQL use its own tools"
+        " (pg_dump, pg_amcheck)"
+    )

@@ -16,6 +16,8 @@ import logging
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
+from bot.operations.settings import is_postgres
+
 if TYPE_CHECKING:
     import psycopg
 
@@ -93,5 +95,4 @@ class AdvisoryLock:
 
 def leadership_for(database: str | Path) -> Leadership:
     """The lock a process on this database takes before it runs the scheduler."""
-    url = str(database)
-    return AdvisoryLock(url) if url.startswith(("postgresql://", "postgres://")) else SoleProcess()
+    return AdvisoryLock(str(database)) if is_postgres(database) else SoleProcess()

@@ -194,6 +194,21 @@ def paths(raw: str) -> tuple[Path, ...]:
 # The core's section.
 
 
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+
+
+def database(raw: str) -> Path | str:
+    """Where the store is: a PostgreSQL URL as given; else a SQLite file, written as a
+    path or as ``sqlite:///path`` (``sqlite:////abs/path`` for an absolute one)."""
+    if raw.startswith(POSTGRES_SCHEMES):
+        return raw
+    return Path(raw.removeprefix("sqlite:///")) if raw.startswith("sqlite:///") else Path(raw)
+
+
+def is_postgres(location: Path | str) -> bool:
+    return str(location).startswith(POSTGRES_SCHEMES)
+
+
 def default_db_path(environ: Mapping[str, str] = os.environ) -> Path:
     """quizbot.db in the user's data directory (XDG)."""
     data_home = environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
@@ -219,12 +234,13 @@ def _port_number(core: CoreSettings) -> str | None:
 
 @dataclass(frozen=True)
 class CoreSettings:
-    db: Path = setting(
+    db: Path | str = setting(
         env="QUIZBOT_DB",
         toml="db",
         option="--db",
-        help="SQLite database file (default: quizbot/quizbot.db in the user data dir)",
-        parse=Path,
+        help="SQLite file, or postgresql://user@host:port/db (default: quizbot/quizbot.db"
+        " in the user data dir)",
+        parse=database,
         fallback=default_db_path,
     )
     banks: tuple[Path, ...] = setting(  # extra directories, besides the shipped banks
