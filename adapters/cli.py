@@ -9,6 +9,7 @@ import json
 import logging
 import os
 import signal
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from importlib.metadata import version
@@ -38,6 +39,7 @@ from .ops import serve_ops
 from .settings import PLATFORMS, SECTIONS, Settings, load
 
 log = logging.getLogger("quizbot")
+WORKER = "QUIZBOT_WORKER"  # set in each worker process: its number, from 1
 T = TypeVar("T")
 NO_PLATFORM = (
     "no chat platform is configured: set SLACK_BOT_TOKEN (with SLACK_APP_TOKEN, or"
@@ -100,6 +102,40 @@ def _cmd_play(args: argparse.Namespace) -> int:
         return 130
 
 
+def _workers_refusal(names: Sequence[str], core: CoreSettings) -> str | None:
+    if tuple(names) != ("slack",):
+        return "--workers runs Slack's HTTP mode only: quizbot run slack --http --workers N"
+    if not is_postgres(core.db):
+        return (
+            "--workers needs PostgreSQL (QUIZBOT_DB=postgresql://…): a SQLite file is"
+            " written by one process"
+        )
+    return None
+
+
+def _run_workers(count: int) -> int:
+    """The same command in ``count`` processes sharing the port (each binds it with
+    SO_REUSEPORT); one of them runs the scheduler (a PostgreSQL lock elects it). SIGTERM
+    and Ctrl-C reach every worker; the first to stop for good ends the others."""
+    command = [sys.executable, "-m", "adapters.cli", *sys.argv[1:]]
+    children = [
+        subprocess.Popen(command, env={**os.environ, WORKER: str(number)})
+        for number in range(1, count + 1)
+    ]
+
+    def stop(signum: int, _: object) -> None:
+        for child in children:
+            if child.poll() is None:
+                child.send_signal(signum)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+    os.wait()  # until the first worker ends (a signal passed on, or a failure)
+    stop(signal.SIGTERM, None)
+    codes = [child.wait() for child in children]
+    return max(codes, key=abs)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
     if args.platform == "terminal":
         return _run_terminal(args)
@@ -115,6 +151,14 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"quizbot: {NO_PLATFORM}{terminal}", file=sys.stderr)
         return 2
     core = settings.core
+    workers = settings.slack.workers
+    if workers > 1:
+        refusal = _workers_refusal(names, core)
+        if refusal:
+            print(f"quizbot: {refusal}", file=sys.stderr)
+            return 2
+        if WORKER not in os.environ:
+            return _run_workers(workers)
     logs.configure(core.log_level, core.log_format)
 
     async def work(engine: Engine) -> None:
@@ -339,6 +383,12 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument("--port", type=int, default=3000, help="Slack HTTP port (default 3000)")
     run.add_argument(
         "--metrics-port", type=int, help="serve /healthz and /metrics on this port (default off)"
+    )
+    run.add_argument(
+        "--workers",
+        type=int,
+        metavar="N",
+        help="Slack HTTP: N processes sharing --port (needs PostgreSQL)",
     )
     run.add_argument(
         "--shards",

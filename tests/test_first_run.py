@@ -177,3 +177,21 @@ def test_resuming_says_so_and_speaks_the_language_asked_for(tmp_path: Path) -> N
     assert "प्रश्न 2 / 8 · " in again.stdout
     assert "रोक दिया। आपकी प्रगति सेव है" in again.stdout
     assert "Question" not in again.stdout
+
+
+def test_several_slack_workers_need_http_and_postgresql(tmp_path: Path) -> None:
+    env = {
+        "SLACK_BOT_TOKEN": "xoxb-1-2-abc",
+        "SLACK_SIGNING_SECRET": "0" * 32,
+        "QUIZBOT_DB": str(tmp_path / "q.db"),
+    }
+    sqlite = run_quizbot("run", "slack", "--http", "--workers", "2", env=env)
+    assert sqlite.returncode == 2
+    assert sqlite.stderr == (
+        "quizbot: --workers needs PostgreSQL (QUIZBOT_DB=postgresql://…): a SQLite file is"
+        " written by one process\n"
+    )
+    assert not (tmp_path / "q.db").exists()
+    socket_mode = run_quizbot("run", "slack", "--workers", "2", env=env)
+    assert socket_mode.returncode == 2
+    assert "--workers runs several HTTP processes on one port: add --http" in socket_mode.stderr

@@ -140,11 +140,13 @@ async def _check_token(client: AsyncWebClient) -> None:
         ) from None
 
 
-async def _run_http(engine: Engine, app: AsyncApp, port: int) -> None:
+async def _run_http(engine: Engine, app: AsyncApp, port: int, shared: bool) -> None:
+    """``shared``: one of several worker processes on this port (SO_REUSEPORT: the kernel
+    spreads the connections over them)."""
     runner = web.AppRunner(web_app(app), access_log=None)
     await runner.setup()
     try:
-        await web.TCPSite(runner, port=port).start()
+        await web.TCPSite(runner, port=port, reuse_port=shared or None).start()
         engine.health.set_platform(PLATFORM, True)
         log.info("Slack: serving HTTP mode on port %d at %s", port, EVENTS_PATH)
         await asyncio.Event().wait()  # until cancelled
@@ -171,6 +173,6 @@ async def serve(engine: Engine, settings: SlackSettings) -> None:
     app = build_app(engine, settings)
     await _check_token(app.client)
     if settings.http:
-        await _run_http(engine, app, settings.port)
+        await _run_http(engine, app, settings.port, settings.workers > 1)
     else:
         await _run_socket_mode(engine, app, settings.app_token)

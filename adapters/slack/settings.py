@@ -46,6 +46,14 @@ def _app_token(slack: SlackSettings) -> str | None:
     return None
 
 
+def _workers(slack: SlackSettings) -> str | None:
+    if slack.workers < 1:
+        return f"must be at least 1, not {slack.workers}"
+    if slack.workers > 1 and not slack.http:
+        return "runs several HTTP processes on one port: add --http"
+    return None
+
+
 def _port(slack: SlackSettings) -> str | None:
     if slack.http and not 0 <= slack.port <= 65535:
         return f"{slack.port} is not a TCP port (0-65535)"
@@ -101,6 +109,8 @@ class SlackSettings:
     # HTTP mode (signed requests on a public URL) instead of Socket Mode
     http: bool = setting(option="--http", default=False)
     port: int = setting(option="--port", check=_port, default=3000)
+    # HTTP processes sharing the port (SO_REUSEPORT); more than one needs PostgreSQL.
+    workers: int = setting(option="--workers", check=_workers, default=1)
     # Member ids allowed to run admin commands besides workspace admins and owners.
     admins: frozenset[str] = setting(
         env="QUIZBOT_SLACK_ADMINS",
