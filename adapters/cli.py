@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from importlib.metadata import version
 from pathlib import Path
@@ -40,6 +41,7 @@ from .settings import PLATFORMS, SECTIONS, Settings, load
 
 log = logging.getLogger("quizbot")
 WORKER = "QUIZBOT_WORKER"  # set in each worker process: its number, from 1
+RESTART_GRACE = 10.0  # seconds: a worker that dies sooner after starting is not restarted
 T = TypeVar("T")
 NO_PLATFORM = (
     "no chat platform is configured: set SLACK_BOT_TOKEN (with SLACK_APP_TOKEN, or"
@@ -115,25 +117,45 @@ def _workers_refusal(names: Sequence[str], core: CoreSettings) -> str | None:
 
 def _run_workers(count: int) -> int:
     """The same command in ``count`` processes sharing the port (each binds it with
-    SO_REUSEPORT); one of them runs the scheduler (a PostgreSQL lock elects it). SIGTERM
-    and Ctrl-C reach every worker; the first to stop for good ends the others."""
+    SO_REUSEPORT); one of them runs the scheduler (a PostgreSQL lock elects it). A worker
+    that dies is started again; one that dies within ``RESTART_GRACE`` seconds of its
+    start (a crash loop) stops them all. SIGTERM and Ctrl-C reach every worker."""
     command = [sys.executable, "-m", "adapters.cli", *sys.argv[1:]]
-    children = [
-        subprocess.Popen(command, env={**os.environ, WORKER: str(number)})
-        for number in range(1, count + 1)
-    ]
+    stopping = False
+
+    def spawn(number: int) -> tuple[subprocess.Popen[bytes], float]:
+        child = subprocess.Popen(command, env={**os.environ, WORKER: str(number)})
+        return child, time.monotonic()
+
+    workers = {number: spawn(number) for number in range(1, count + 1)}
 
     def stop(signum: int, _: object) -> None:
-        for child in children:
+        nonlocal stopping
+        stopping = True
+        for child, _started in workers.values():
             if child.poll() is None:
                 child.send_signal(signum)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
-    os.wait()  # until the first worker ends (a signal passed on, or a failure)
-    stop(signal.SIGTERM, None)
-    codes = [child.wait() for child in children]
-    return max(codes, key=abs)
+    code = 0
+    while any(child.poll() is None for child, _ in workers.values()):
+        pid, status = os.wait()
+        number = next((n for n, (c, _) in workers.items() if c.pid == pid), None)
+        if number is None:
+            continue
+        child, started = workers[number]
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if stopping:
+            continue
+        if time.monotonic() - started < RESTART_GRACE:
+            log.error("worker %d ended at once (exit %d): stopping", number, child.returncode)
+            code = child.returncode or 1
+            stop(signal.SIGTERM, None)
+        else:
+            log.warning("worker %d ended (exit %d): starting it again", number, child.returncode)
+            workers[number] = spawn(number)
+    return code
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
@@ -151,6 +173,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
         print(f"quizbot: {NO_PLATFORM}{terminal}", file=sys.stderr)
         return 2
     core = settings.core
+    logs.configure(core.log_level, core.log_format)
     workers = settings.slack.workers
     if workers > 1:
         refusal = _workers_refusal(names, core)
@@ -159,7 +182,6 @@ def _cmd_run(args: argparse.Namespace) -> int:
             return 2
         if WORKER not in os.environ:
             return _run_workers(workers)
-    logs.configure(core.log_level, core.log_format)
 
     async def work(engine: Engine) -> None:
         main = asyncio.current_task()
