@@ -192,7 +192,9 @@ def _cmd_run(args: argparse.Namespace) -> int:
         services = [engine.scheduler.serve(leadership=leadership_for(core.db))]
         services += [settings.platform(name).serve(engine) for name in names]
         if core.metrics_port:
-            services.append(serve_ops(engine, core.metrics_port))
+            # Each worker its own: a scrape must see one process's counters, not a mix.
+            number = int(os.environ.get(WORKER, "1"))
+            services.append(serve_ops(engine, core.metrics_port + number - 1))
         try:
             # A task group: when one service fails, the others stop before the store
             # closes, instead of running on against a closed database.
