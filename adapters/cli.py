@@ -41,7 +41,8 @@ from .settings import PLATFORMS, SECTIONS, Settings, load
 
 log = logging.getLogger("quizbot")
 WORKER = "QUIZBOT_WORKER"  # set in each worker process: its number, from 1
-RESTART_GRACE = 10.0  # seconds: a worker that dies sooner after starting is not restarted
+SETUP_FAILED = 2  # the exit code of a setup problem (a bad token, the port taken)
+RESTART_PAUSE = 1.0  # seconds: a worker that keeps dying is restarted at most this often
 T = TypeVar("T")
 NO_PLATFORM = (
     "no chat platform is configured: set SLACK_BOT_TOKEN (with SLACK_APP_TOKEN, or"
@@ -118,8 +119,8 @@ def _workers_refusal(names: Sequence[str], core: CoreSettings) -> str | None:
 def _run_workers(count: int) -> int:
     """The same command in ``count`` processes sharing the port (each binds it with
     SO_REUSEPORT); one of them runs the scheduler (a PostgreSQL lock elects it). A worker
-    that dies is started again; one that dies within ``RESTART_GRACE`` seconds of its
-    start (a crash loop) stops them all. SIGTERM and Ctrl-C reach every worker."""
+    that dies is started again, but a setup problem (exit 2: a bad token, the port taken)
+    stops them all. SIGTERM and Ctrl-C reach every worker."""
     command = [sys.executable, "-m", "adapters.cli", *sys.argv[1:]]
     stopping = False
 
@@ -133,13 +134,13 @@ def _run_workers(count: int) -> int:
         nonlocal stopping
         stopping = True
         for child, _started in workers.values():
-            if child.poll() is None:
+            if child.returncode is None:  # not reaped yet (only os.wait below reaps)
                 child.send_signal(signum)
 
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
     code = 0
-    while any(child.poll() is None for child, _ in workers.values()):
+    while any(child.returncode is None for child, _ in workers.values()):
         pid, status = os.wait()
         number = next((n for n, (c, _) in workers.items() if c.pid == pid), None)
         if number is None:
@@ -148,13 +149,13 @@ def _run_workers(count: int) -> int:
         child.returncode = os.waitstatus_to_exitcode(status)
         if stopping:
             continue
-        if time.monotonic() - started < RESTART_GRACE:
-            log.error("worker %d ended at once (exit %d): stopping", number, child.returncode)
-            code = child.returncode or 1
+        if child.returncode == SETUP_FAILED:  # one line said why: starting again won't help
+            code = SETUP_FAILED
             stop(signal.SIGTERM, None)
-        else:
-            log.warning("worker %d ended (exit %d): starting it again", number, child.returncode)
-            workers[number] = spawn(number)
+            continue
+        log.warning("worker %d ended (exit %d): starting it again", number, child.returncode)
+        time.sleep(max(0.0, RESTART_PAUSE - (time.monotonic() - started)))
+        workers[number] = spawn(number)
     return code
 
 
