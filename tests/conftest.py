@@ -44,6 +44,15 @@ def catalog() -> Catalog:
     return load_catalog([*default_directories({}), FIXTURES / "tiny.yaml"])
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """Where a store-level test's database is: a SQLite file, then a PostgreSQL database
+    (a test module runs against both by overriding ``store`` with one at ``location``)."""
+    if request.param == "sqlite":
+        return str(tmp_path / "quiz.db")
+    return str(request.getfixturevalue("postgres_url"))
+
+
 @pytest.fixture
 async def store(tmp_path: Path) -> AsyncIterator[Store]:
     opened = await Store.open(tmp_path / "quiz.db")

@@ -1,43 +1,50 @@
-"""The SQLite store: migrations, exactly-once answers, leaderboards, resumable runs and
-group commit."""
+"""The store, on SQLite and on PostgreSQL: migrations, exactly-once answers,
+leaderboards, resumable runs and group commit."""
 
 from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
 
 from bot.content.banks import Catalog
 from bot.persistence import MIGRATIONS, Store, StoreError
+from bot.persistence.dialect import Connection
 from bot.persistence.schema import migrate
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
 from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView
 
+from .support.databases import is_postgres, query, schema_version, set_schema_version, tables
 from .support.quiz import ANA, TEAM, play, right_choice, wrong_choice
 
 
-async def test_migrates_an_empty_file(tmp_path: Path) -> None:
-    path = tmp_path / "new.db"
-    store = await Store.open(path)
+@pytest.fixture
+async def store(location: str) -> AsyncIterator[Store]:
+    opened = await Store.open(location)
+    yield opened
+    await opened.close()
+
+
+async def test_migrates_an_empty_database(location: str) -> None:
+    store = await Store.open(location)
     await store.close()
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA user_version").fetchone()[0] == len(MIGRATIONS)
-        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
-        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-    assert {"players", "runs", "answers", "attempts", "totals", "settings"} <= tables
-    again = await Store.open(path)  # reopening runs no migration twice
+    assert schema_version(location) == len(MIGRATIONS)
+    if not is_postgres(location):
+        assert query(location, "PRAGMA journal_mode") == [("wal",)]
+    assert {"players", "runs", "answers", "attempts", "totals", "settings"} <= tables(location)
+    again = await Store.open(location)  # reopening runs no migration twice
     await again.close()
+    assert schema_version(location) == len(MIGRATIONS)
 
 
-async def test_refuses_a_newer_schema(tmp_path: Path) -> None:
-    path = tmp_path / "future.db"
-    with sqlite3.connect(path) as db:
-        db.execute(f"PRAGMA user_version = {len(MIGRATIONS) + 1}")
+async def test_refuses_a_newer_schema(location: str) -> None:
+    set_schema_version(location, len(MIGRATIONS) + 1)
     with pytest.raises(StoreError, match="newer than this quizbot"):
-        await Store.open(path)
+        await Store.open(location)
 
 
 async def test_same_answer_twice_at_once_counts_once(engine: Engine, store: Store) -> None:
@@ -53,8 +60,7 @@ async def test_same_answer_twice_at_once_counts_once(engine: Engine, store: Stor
     board = await engine.leaderboard(ANA, TEAM, "en")
     assert isinstance(board, Leaderboard)
     assert [(r.points, r.correct, r.answered) for r in board.rows] == [(10, 1, 1)]
-    with sqlite3.connect(store.path) as db:
-        assert db.execute("SELECT COUNT(*) FROM answers").fetchone() == (1,)
+    assert query(store.path, "SELECT COUNT(*) FROM answers") == [(1,)]
 
 
 async def test_leaderboard_ranks_many_players(engine: Engine) -> None:
@@ -75,9 +81,8 @@ async def test_leaderboard_ranks_many_players(engine: Engine) -> None:
     assert isinstance(zero, Leaderboard) and zero.you is None
 
 
-async def test_a_run_resumes_after_reopening(tmp_path: Path, catalog: Catalog) -> None:
-    path = tmp_path / "resume.db"
-    store = await Store.open(path)
+async def test_a_run_resumes_after_reopening(location: str, catalog: Catalog) -> None:
+    store = await Store.open(location)
     engine = Engine(catalog, store)
     view = await engine.start_quiz(ANA, TEAM, "offloading", "hi")
     assert isinstance(view, QuestionView)
@@ -85,7 +90,7 @@ async def test_a_run_resumes_after_reopening(tmp_path: Path, catalog: Catalog) -
     assert isinstance(feedback, Feedback)
     await store.close()
 
-    reopened = await Store.open(path)
+    reopened = await Store.open(location)
     engine = Engine(catalog, reopened)
     nxt = await engine.click(ANA, feedback.next_action)  # type: ignore[arg-type]
     assert isinstance(nxt, QuestionView)
@@ -103,7 +108,7 @@ async def test_group_commit_batches_and_keeps_order(store: Store) -> None:
     seen: list[int] = []
 
     async def write(i: int) -> int:
-        def work(db: sqlite3.Connection) -> int:
+        def work(db: Connection) -> int:
             db.execute("INSERT INTO settings VALUES (?, ?)", (f"k{i}", str(i)))
             seen.append(i)
             return i
@@ -123,7 +128,7 @@ async def test_a_failed_write_fails_only_its_caller(store: Store) -> None:
         await store.database.set_setting(key, "ok")
 
     async def bad() -> None:
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             db.execute("INSERT INTO no_such_table VALUES (1)")
 
         await store.database.write(work)
@@ -134,15 +139,14 @@ async def test_a_failed_write_fails_only_its_caller(store: Store) -> None:
     assert await store.database.setting("a") == "ok" and await store.database.setting("b") == "ok"
 
 
-async def test_answers_survive_a_reopen(tmp_path: Path, catalog: Catalog) -> None:
-    path = tmp_path / "durable.db"
-    store = await Store.open(path)
+async def test_answers_survive_a_reopen(location: str, catalog: Catalog) -> None:
+    store = await Store.open(location)
     await play(Engine(catalog, store), ANA, "tiny", right=True)
     await store.close()
-    with sqlite3.connect(path) as db:
-        assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        assert db.execute("SELECT COUNT(*), SUM(points) FROM answers").fetchone() == (2, 30)
-    reopened = await Store.open(path)
+    if not is_postgres(location):
+        assert query(location, "PRAGMA integrity_check") == [("ok",)]
+    assert query(location, "SELECT COUNT(*), SUM(points) FROM answers") == [(2, 30)]
+    reopened = await Store.open(location)
     board = await Engine(catalog, reopened).leaderboard(ANA, ScopeRef("slack", "T1"), "en")
     assert isinstance(board, Leaderboard) and board.you and board.you.points == 30
     await reopened.close()
@@ -176,3 +180,46 @@ async def test_concurrent_answers_share_a_transaction(engine: Engine, store: Sto
     results = await asyncio.gather(*answers)
     assert all(isinstance(r, Feedback) and r.correct for r in results)
     assert store.database.transactions - before < 5  # group commit: not one each
+
+
+async def test_a_sqlite_url_opens_that_file(tmp_path: Path) -> None:
+    store = await Store.open(f"sqlite:///{tmp_path}/by-url.db")
+    await store.close()
+    assert schema_version(str(tmp_path / "by-url.db")) == len(MIGRATIONS)
+
+
+async def test_an_unreachable_server_fails_to_open_without_showing_the_password(
+    unused_port: int,
+) -> None:
+    with pytest.raises(StoreError, match="cannot open the database") as failure:
+        await Store.open(f"postgresql://quizbot:s3cret@127.0.0.1:{unused_port}/quizbot")
+    assert "s3cret" not in str(failure.value) and "quizbot@127.0.0.1" in str(failure.value)
+
+
+async def test_both_backends_have_the_same_tables_and_columns(
+    tmp_path: Path, postgres_url: str
+) -> None:
+    for location in (str(tmp_path / "schema.db"), postgres_url):
+        await (await Store.open(location)).close()
+    lite = {
+        (table, column)
+        for table in tables(str(tmp_path / "schema.db"))
+        for _, column, *_ in query(str(tmp_path / "schema.db"), f"PRAGMA table_info({table})")
+    }
+    server = set(
+        query(
+            postgres_url,
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = 'public' AND table_name != 'schema_version'",
+        )
+    )
+    assert lite == server
+
+
+async def test_postgres_backups_are_left_to_its_own_tools(
+    postgres_url: str, tmp_path: Path
+) -> None:
+    store = await Store.open(postgres_url)
+    with pytest.raises(StoreError, match="pg_dump"):
+        await store.database.backup(tmp_path / "copy.db")
+    await store.close()

@@ -1,4 +1,5 @@
-"""Persistence on SQLite through aiosqlite. All of quizbot's SQL lives in this package.
+"""Persistence on SQLite (aiosqlite) or PostgreSQL (psycopg 3). All of quizbot's SQL
+lives in this package, one portable text per statement (``dialect.py`` says what differs).
 
 One ``Database`` owns the connections: a writer task commits whatever writes have
 arrived in one transaction (group commit), and each caller awaits its own batch's commit,
@@ -34,7 +35,8 @@ from bot.persistence.schema import MIGRATIONS, integrity_problems
 
 
 class Store:
-    """The database and its repositories; open with ``await Store.open(path)``."""
+    """The database and its repositories; open with ``await Store.open(location)``: a
+    SQLite path (or ``sqlite:///path``) or a ``postgresql://`` URL."""
 
     def __init__(self, database: Database, runs: RunRepository):
         self.database = database
@@ -47,10 +49,13 @@ class Store:
 
     @classmethod
     async def open(
-        cls, path: str | Path, max_batch: int = MAX_BATCH, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+        cls,
+        location: str | Path,
+        max_batch: int = MAX_BATCH,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> Store:
         """Open (creating and migrating) the database; see ``Database.open``."""
-        database = await Database.open(path, max_batch, busy_timeout_ms)
+        database = await Database.open(location, max_batch, busy_timeout_ms)
         try:
             runs = await RunRepository.open(database)
         except BaseException:

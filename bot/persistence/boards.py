@@ -3,10 +3,10 @@ written), and crediting points to them directly."""
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
 
 from bot.persistence.database import Database
+from bot.persistence.dialect import Connection
 from bot.persistence.rows import ALL_BANKS, BankTotals, Credit, Standing, TotalRow
 from bot.play.refs import ScopeRef
 
@@ -86,7 +86,7 @@ class BoardRepository:
         write does, without the answer rows (benchmarks build large boards this way)."""
         ledger = self._database.ledger
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             ledger.credit_many(db, list(credits))
 
         await self._database.write(work)

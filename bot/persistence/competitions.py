@@ -4,12 +4,12 @@ leaderboards while they run."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from typing import Any
 
 from bot.persistence.channels import channel_key
 from bot.persistence.database import Database
+from bot.persistence.dialect import Connection
 from bot.play.competition import Competition
 from bot.play.refs import ScopeRef
 
@@ -35,17 +35,17 @@ class CompetitionRepository:
         """None when the workspace already has a competition running."""
         ledger = self._database.ledger
 
-        def work(db: sqlite3.Connection) -> int | None:
-            try:
-                cursor = db.execute(
-                    "INSERT INTO competitions (platform, workspace_id, channel_id, name, topics,"
-                    " starts_at, ends_at, created_by) VALUES (?,?,?,?,?,?,?,?)",
-                    (*channel_key(scope), name, json.dumps(topics), starts_at, ends_at, created_by),
-                )
-            except sqlite3.IntegrityError:
+        def work(db: Connection) -> int | None:
+            created = db.execute(
+                "INSERT INTO competitions (platform, workspace_id, channel_id, name, topics,"
+                " starts_at, ends_at, created_by) VALUES (?,?,?,?,?,?,?,?)"
+                " ON CONFLICT DO NOTHING RETURNING competition_id",
+                (*channel_key(scope), name, json.dumps(topics), starts_at, ends_at, created_by),
+            ).fetchone()
+            if created is None:
                 return None
             ledger.forget_competitions()
-            return cursor.lastrowid
+            return int(created[0])
 
         competition_id = await self._database.write(work)
         if competition_id is None:
@@ -79,7 +79,7 @@ class CompetitionRepository:
         """False when it had already ended (so its results are announced once)."""
         ledger = self._database.ledger
 
-        def work(db: sqlite3.Connection) -> bool:
+        def work(db: Connection) -> bool:
             cursor = db.execute(
                 "UPDATE competitions SET ended_at = ? WHERE competition_id = ?"
                 " AND ended_at IS NULL",

@@ -4,7 +4,6 @@ UNIQUE key), their answers and players' streaks."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Sequence
 from datetime import date
 from datetime import time as dt_time
@@ -12,6 +11,7 @@ from typing import Any
 
 from bot.persistence.channels import channel_key, tally
 from bot.persistence.database import Database
+from bot.persistence.dialect import Connection
 from bot.persistence.ledger import upsert_player
 from bot.persistence.rows import ChannelAnswer, ChannelResults
 from bot.play.daily import DailyPost, DailySchedule, next_streak
@@ -28,7 +28,7 @@ class DailyRepository:
         self._database = database
 
     async def save_schedule(self, schedule: DailySchedule) -> None:
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             db.execute(
                 "INSERT INTO daily_schedules VALUES (?,?,?,?,?,?,?,?)"
                 " ON CONFLICT (platform, workspace_id, channel_id) DO UPDATE SET"
@@ -47,7 +47,7 @@ class DailyRepository:
         await self._database.write(work)
 
     async def remove_schedule(self, scope: ScopeRef) -> bool:
-        def work(db: sqlite3.Connection) -> bool:
+        def work(db: Connection) -> bool:
             cursor = db.execute(
                 "DELETE FROM daily_schedules WHERE platform = ? AND workspace_id = ?"
                 " AND channel_id = ?",
@@ -60,7 +60,7 @@ class DailyRepository:
     async def schedules(self, platform: str | None = None) -> list[DailySchedule]:
         rows = await self._database.read(
             "SELECT platform, workspace_id, channel_id, topics, at, timezone, locale,"
-            " reveal_after FROM daily_schedules WHERE ? IS NULL OR platform = ?",
+            " reveal_after FROM daily_schedules WHERE CAST(? AS TEXT) IS NULL OR platform = ?",
             (platform, platform),
         )
         return [
@@ -90,7 +90,7 @@ class DailyRepository:
         """Reserve the channel's post for its day; False when the day is already taken.
         The UNIQUE key, not memory, is what keeps a day from being posted twice."""
 
-        def work(db: sqlite3.Connection) -> bool:
+        def work(db: Connection) -> bool:
             cursor = db.execute(
                 "INSERT INTO daily_posts (post_id, platform, workspace_id, channel_id, day,"
                 " cycle, bank_id, question_id, seed, locale, posted_at, reveal_at)"
@@ -113,7 +113,7 @@ class DailyRepository:
         return await self._database.write(work)
 
     async def set_message(self, post_id: str, message_ref: str) -> None:
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             db.execute(
                 "UPDATE daily_posts SET message_ref = ? WHERE post_id = ?", (message_ref, post_id)
             )
@@ -123,7 +123,7 @@ class DailyRepository:
     async def mark_revealed(self, post_id: str, at: float) -> bool:
         """Claim a post's reveal: False when it is revealed (or being revealed) already."""
 
-        def work(db: sqlite3.Connection) -> bool:
+        def work(db: Connection) -> bool:
             cursor = db.execute(
                 "UPDATE daily_posts SET revealed_at = ? WHERE post_id = ? AND revealed_at IS NULL",
                 (at, post_id),
@@ -135,7 +135,7 @@ class DailyRepository:
     async def unmark_revealed(self, post_id: str) -> None:
         """Give a claimed reveal back: its post failed and is tried again."""
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             db.execute("UPDATE daily_posts SET revealed_at = NULL WHERE post_id = ?", (post_id,))
 
         await self._database.write(work)
@@ -166,7 +166,7 @@ class DailyRepository:
         """One answer per player per post; the streak is counted in the post's day."""
         ledger = self._database.ledger
 
-        def work(db: sqlite3.Connection) -> ChannelAnswer:
+        def work(db: Connection) -> ChannelAnswer:
             found = db.execute(
                 "SELECT choice, correct, points, streak FROM daily_answers"
                 " WHERE post_id = ? AND player_id = ?",
@@ -191,7 +191,8 @@ class DailyRepository:
                 (post.id, player.id, choice, int(correct), points, streak, at),
             )
             db.execute(
-                "INSERT INTO daily_streaks VALUES (?,?,?,?,?,?) ON CONFLICT DO UPDATE SET"
+                "INSERT INTO daily_streaks VALUES (?,?,?,?,?,?)"
+                " ON CONFLICT (platform, workspace_id, channel_id, player_id) DO UPDATE SET"
                 " streak = excluded.streak, last_day = excluded.last_day",
                 (*key, streak, post.day),
             )

@@ -1,7 +1,8 @@
-"""The database: one writer with group commit, one reader, WAL checkpoints, and the
-small operational rows (settings, heartbeat) and the backup. The repositories
+"""The database: one writer with group commit, one reader, WAL checkpoints (SQLite), and
+the small operational rows (settings, heartbeat) and the backup. The repositories
 (``runs.py``, ``boards.py``, ``dailies.py``, ``races.py``, ``competitions.py``) hold the
-tables' own SQL and share one Database."""
+tables' own SQL and share one Database, on SQLite (a path or ``sqlite:///path``) or on
+PostgreSQL (a ``postgresql://`` URL, ``postgres.py``)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,12 @@ import logging
 import sqlite3
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import aiosqlite
 
 from bot.operations.tasks import Supervisor
+from bot.persistence.dialect import Connection
 from bot.persistence.ledger import Ledger
 from bot.persistence.rows import StoreError
 from bot.persistence.writer import Work, WriterThread, open_writer, transaction
@@ -25,22 +27,47 @@ T = TypeVar("T")
 MAX_BATCH = 512
 BUSY_TIMEOUT_MS = 5000
 CHECKPOINT_EVERY = 5.0  # seconds between passive WAL checkpoints
+SQLITE_URL = "sqlite:///"
+
+
+class Reader(Protocol):
+    async def read(self, sql: str, params: Sequence[Any]) -> list[Any]: ...
+
+    async def close(self) -> None: ...
+
+
+class SQLiteReader:
+    def __init__(self, connection: aiosqlite.Connection):
+        self._connection = connection
+
+    async def read(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        # One trip to the reader's thread (execute + fetch + close would be three).
+        return list(await self._connection.execute_fetchall(sql, params))
+
+    async def close(self) -> None:
+        await self._connection.close()
 
 
 class Database:
-    """The connections and the single writer; open with ``await Database.open(path)``."""
+    """The connections and the single writer; open with ``await Database.open(location)``.
+    ``errors`` is the driver's error type, reported as StoreError; ``postgres`` says the
+    server keeps its own log (no WAL checkpoints here) and backups (pg_dump)."""
 
     def __init__(
         self,
         path: str,
         writer: WriterThread,
-        reader: aiosqlite.Connection,
+        reader: Reader,
         max_batch: int = MAX_BATCH,
+        errors: type[Exception] = sqlite3.Error,
+        postgres: bool = False,
     ):
         self.path = path
+        self.postgres = postgres
         self._max_batch = max_batch
         self._writer = writer
         self._reader = reader
+        self._errors = errors
         # The writer's bookkeeping of the maintained totals: its caches must be dropped
         # whenever a transaction rolls back, so it lives with the writer.
         self.ledger = Ledger()
@@ -49,16 +76,25 @@ class Database:
         # The loops are the database's own: they must end before its connections close.
         self._tasks = Supervisor()
         self._tasks.spawn(self._write_loop(), "quizbot-store-writer")
-        self._tasks.spawn(self._checkpoint_loop(), "quizbot-wal")
+        if not self.postgres:
+            self._tasks.spawn(self._checkpoint_loop(), "quizbot-wal")
 
     @classmethod
     async def open(
-        cls, path: str | Path, max_batch: int = MAX_BATCH, busy_timeout_ms: int = BUSY_TIMEOUT_MS
+        cls,
+        location: str | Path,
+        max_batch: int = MAX_BATCH,
+        busy_timeout_ms: int = BUSY_TIMEOUT_MS,
     ) -> Database:
-        """Open (creating and migrating) the database. ``max_batch=1`` turns group commit
-        off: one transaction per write (the benchmarks' baseline). A write that finds the
-        database locked by another process waits ``busy_timeout_ms``, then fails."""
-        path = str(path)
+        """Open (creating and migrating) the database: a SQLite file (a path or
+        ``sqlite:///path``) or a PostgreSQL database (``postgresql://…``). ``max_batch=1``
+        turns group commit off: one transaction per write (the benchmarks' baseline). On
+        SQLite a write that finds the database locked by another process waits
+        ``busy_timeout_ms``, then fails."""
+        location = str(location)
+        if location.startswith(("postgresql://", "postgres://")):
+            return await cls._open_postgres(location, max_batch)
+        path = location.removeprefix(SQLITE_URL)  # sqlite:///rel.db, sqlite:////abs.db
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -76,24 +112,41 @@ class Database:
             if isinstance(exc, StoreError):
                 raise
             raise StoreError(f"cannot open the database {path}: {exc}") from exc
-        return cls(path, writer, reader, max_batch)
+        return cls(path, writer, SQLiteReader(reader), max_batch)
+
+    @classmethod
+    async def _open_postgres(cls, url: str, max_batch: int) -> Database:
+        import psycopg
+
+        from bot.persistence import postgres
+
+        writer = WriterThread()
+        try:
+            await writer.call(postgres.open_writer, url)
+            reader = await postgres.Reader.open(url)
+        except (psycopg.Error, StoreError) as exc:
+            await writer.close()
+            if isinstance(exc, StoreError):
+                raise
+            raise StoreError(f"cannot open the database {postgres.safe(url)}: {exc}") from exc
+        return cls(url, writer, reader, max_batch, psycopg.Error, postgres=True)
 
     async def close(self) -> None:
         await self._tasks.close()
         await self._reader.close()
         await self._writer.close()
 
-    async def write(self, work: Callable[[sqlite3.Connection], T]) -> T:
+    async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work`` in the writer's thread, in a transaction shared with the writes
         queued alongside it (group commit); returns once that transaction committed."""
         future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
         await self._queue.put((work, future))
         return await future
 
-    async def read(self, sql: str, params: Sequence[Any]) -> list[sqlite3.Row]:
-        try:  # one trip to the reader's thread (execute + fetch + close would be three)
-            return list(await self._reader.execute_fetchall(sql, params))
-        except sqlite3.Error as exc:
+    async def read(self, sql: str, params: Sequence[Any]) -> list[Any]:
+        try:
+            return await self._reader.read(sql, params)
+        except self._errors as exc:
             raise StoreError(f"the database read failed: {exc}") from exc
 
     async def _checkpoint_loop(self) -> None:
@@ -128,7 +181,7 @@ class Database:
             failure = StoreError(f"the database write failed: {exc}")
             future = batch[0][1]
             if not future.done():
-                future.set_exception(failure if isinstance(exc, sqlite3.Error) else exc)
+                future.set_exception(failure if isinstance(exc, self._errors) else exc)
             return
         self.transactions += 1
         for (_, future), result in zip(batch, results, strict=True):
@@ -138,7 +191,7 @@ class Database:
     async def set_setting(self, key: str, value: str) -> None:
         """Remember a small operational value (e.g. the hash of the synced commands)."""
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             db.execute(
                 "INSERT INTO settings VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET"
                 " value = excluded.value",
@@ -157,6 +210,8 @@ class Database:
 
     async def backup(self, target: Path) -> None:
         """A consistent copy through SQLite's online backup API, while the bot runs."""
+        if self.postgres:
+            raise StoreError("back up a PostgreSQL database with its own tools (pg_dump)")
 
         def copy() -> None:
             source = sqlite3.connect(self.path)

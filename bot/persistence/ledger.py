@@ -4,11 +4,11 @@ leaderboard totals."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
+from bot.persistence.dialect import Connection
 from bot.persistence.rows import ALL_BANKS, AnswerRecord, Credit, Recorded
 from bot.play.clock import period_keys
 from bot.play.refs import PlayerRef, ScopeRef
@@ -19,10 +19,11 @@ _TOTALS_UPSERT = """
     INSERT INTO totals (board_id, player_id, points, correct, answered, reached_at)
     VALUES (?, ?, ?, ?, ?, ?)
     ON CONFLICT (board_id, player_id) DO UPDATE SET
-        points = points + excluded.points,
-        correct = correct + excluded.correct,
-        answered = answered + excluded.answered,
-        reached_at = CASE WHEN excluded.points > 0 THEN excluded.reached_at ELSE reached_at END
+        points = totals.points + excluded.points,
+        correct = totals.correct + excluded.correct,
+        answered = totals.answered + excluded.answered,
+        reached_at = CASE WHEN excluded.points > 0 THEN excluded.reached_at
+            ELSE totals.reached_at END
 """
 
 
@@ -41,10 +42,14 @@ class Ledger:
     def forget_competitions(self) -> None:
         self._competitions.clear()
 
-    def board(self, db: sqlite3.Connection, key: tuple[str, str, str, str]) -> int:
+    def board(self, db: Connection, key: tuple[str, str, str, str]) -> int:
         board_id = self._boards.get(key)
         if board_id is None:
-            db.execute("INSERT INTO boards VALUES (NULL, ?, ?, ?, ?) ON CONFLICT DO NOTHING", key)
+            db.execute(
+                "INSERT INTO boards (platform, workspace_id, bank_id, period)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                key,
+            )
             (board_id,) = db.execute(
                 "SELECT board_id FROM boards WHERE platform = ? AND workspace_id = ?"
                 " AND bank_id = ? AND period = ?",
@@ -53,9 +58,7 @@ class Ledger:
             self._boards[key] = board_id
         return board_id
 
-    def _running(
-        self, db: sqlite3.Connection, scope: ScopeRef
-    ) -> list[tuple[int, float, float, set[str]]]:
+    def _running(self, db: Connection, scope: ScopeRef) -> list[tuple[int, float, float, set[str]]]:
         key = (scope.platform, scope.workspace_id)
         if key not in self._competitions:
             rows = db.execute(
@@ -68,7 +71,7 @@ class Ledger:
 
     def credit(
         self,
-        db: sqlite3.Connection,
+        db: Connection,
         player: PlayerRef,
         scope: ScopeRef,
         bank_id: str,
@@ -78,7 +81,7 @@ class Ledger:
     ) -> None:
         self.credit_many(db, [Credit(player, scope, bank_id, points, correct, at)])
 
-    def credit_many(self, db: sqlite3.Connection, answers: Sequence[Credit]) -> None:
+    def credit_many(self, db: Connection, answers: Sequence[Credit]) -> None:
         """Add answers to their topic and to all topics, in every period they fall in and
         in each running competition whose window and topics they fit; answers to the same
         leaderboard row are summed first, so each row is written once."""
@@ -106,11 +109,11 @@ class Ledger:
         )
 
 
-def upsert_player(db: sqlite3.Connection, player: PlayerRef) -> None:
+def upsert_player(db: Connection, player: PlayerRef) -> None:
     db.execute(
         "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)"
         " ON CONFLICT (platform, player_id) DO UPDATE SET"
-        " name = CASE WHEN excluded.name != '' THEN excluded.name ELSE name END",
+        " name = CASE WHEN excluded.name != '' THEN excluded.name ELSE players.name END",
         (player.platform, player.id, player.name),
     )
 
@@ -122,7 +125,7 @@ class AnswerWork:
     record: AnswerRecord
     ledger: Ledger
 
-    def __call__(self, db: sqlite3.Connection) -> Recorded:
+    def __call__(self, db: Connection) -> Recorded:
         return record_answers(db, self.ledger, [self.record])[0]
 
 
@@ -130,9 +133,7 @@ def _chunks(items: list[T], size: int = 300) -> list[list[T]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
-def record_answers(
-    db: sqlite3.Connection, ledger: Ledger, records: list[AnswerRecord]
-) -> list[Recorded]:
+def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) -> list[Recorded]:
     """Write answers set-wise: duplicates (the same run position, already on disk or
     earlier in this set) change nothing; only a player's first attempt at a question
     scores; totals and run progress follow."""

@@ -4,12 +4,12 @@ and their locked-in answers."""
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.persistence.channels import channel_key, tally
 from bot.persistence.database import Database
+from bot.persistence.dialect import Connection
 from bot.persistence.ledger import upsert_player
 from bot.persistence.rows import ChannelAnswer, ChannelResults, TotalRow
 from bot.play.race import Race
@@ -28,16 +28,13 @@ class RaceRepository:
     async def create(self, race: Race, at: float) -> bool:
         """False when the channel already has a race running (a UNIQUE index says so)."""
 
-        def work(db: sqlite3.Connection) -> bool:
-            try:
-                db.execute(
-                    f"INSERT INTO races ({_COLUMNS}, created_at)"
-                    " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (*_row(race), at),
-                )
-            except sqlite3.IntegrityError:
-                return False
-            return True
+        def work(db: Connection) -> bool:
+            cursor = db.execute(
+                f"INSERT INTO races ({_COLUMNS}, created_at)"
+                " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?) ON CONFLICT DO NOTHING",
+                (*_row(race), at),
+            )
+            return cursor.rowcount == 1
 
         return await self._database.write(work)
 
@@ -45,7 +42,7 @@ class RaceRepository:
         """Move a race from the state it was read in to the next, compare-and-set: False
         when it moved on meanwhile (stopped, or advanced by another scheduler)."""
 
-        def work(db: sqlite3.Connection) -> bool:
+        def work(db: Connection) -> bool:
             cursor = db.execute(
                 "UPDATE races SET current = ?, phase = ?, phase_until = ?, opened_at = ?"
                 " WHERE race_id = ? AND current = ? AND phase = ? AND phase_until = ?",
@@ -69,7 +66,8 @@ class RaceRepository:
         channel = channel_key(scope) if scope else (None, None, None)
         rows = await self._database.read(
             f"SELECT {_COLUMNS} FROM races WHERE phase != 'done'"
-            " AND (? IS NULL OR (platform = ? AND workspace_id = ? AND channel_id = ?))",
+            " AND (CAST(? AS TEXT) IS NULL"
+            " OR (platform = ? AND workspace_id = ? AND channel_id = ?))",
             (channel[0], *channel),
         )
         return [_race(row) for row in rows]
@@ -87,7 +85,7 @@ class RaceRepository:
         number = race.current
         ledger = self._database.ledger
 
-        def work(db: sqlite3.Connection) -> ChannelAnswer:
+        def work(db: Connection) -> ChannelAnswer:
             found = db.execute(
                 "SELECT choice, correct, points, streak FROM race_answers"
                 " WHERE race_id = ? AND number = ? AND player_id = ?",

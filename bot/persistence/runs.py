@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import json
-import sqlite3
 
 from cachetools import LRUCache
 
 from bot.persistence.database import Database
+from bot.persistence.dialect import Connection
 from bot.persistence.ledger import AnswerWork, upsert_player
 from bot.persistence.rows import AnswerRecord, Recorded
 from bot.play.refs import PlayerRef, ScopeRef
@@ -43,7 +43,7 @@ class RunRepository:
         return self._in_progress
 
     async def save(self, run: Run) -> None:
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             db.execute(
                 "INSERT INTO runs (run_id, platform, workspace_id, channel_id, player_id,"
                 " bank_id, locale, seed, question_ids, position, correct, points,"
@@ -74,7 +74,7 @@ class RunRepository:
     async def set_locale(self, run: Run) -> None:
         """The run continues in another language (the player asked for it on resuming)."""
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             db.execute("UPDATE runs SET locale = ? WHERE run_id = ?", (run.locale, run.id))
 
         await self._database.write(work)
@@ -148,13 +148,13 @@ class RunRepository:
     async def save_player(self, player: PlayerRef) -> None:
         """Refresh a player's display name."""
 
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             upsert_player(db, player)
 
         await self._database.write(work)
 
     async def set_player_locale(self, player: PlayerRef, locale: str | None) -> None:
-        def work(db: sqlite3.Connection) -> None:
+        def work(db: Connection) -> None:
             upsert_player(db, player)
             db.execute(
                 "UPDATE players SET locale = ? WHERE platform = ? AND player_id = ?",

@@ -1,5 +1,5 @@
-"""The one thread that owns the writing connection, and the transaction a batch of
-writes runs in."""
+"""The one thread that owns the writing connection (SQLite's or PostgreSQL's), and the
+transaction a batch of writes runs in."""
 
 from __future__ import annotations
 
@@ -10,11 +10,12 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
+from bot.persistence.dialect import Connection
 from bot.persistence.ledger import AnswerWork, record_answers
 from bot.persistence.schema import migrate
 
 T = TypeVar("T")
-Work = Callable[[sqlite3.Connection], Any]
+Work = Callable[[Connection], Any]
 # The writer checkpoints only past this many WAL pages (a safety net); normally the
 # reader's passive checkpoints keep the WAL short without ever stalling a commit.
 WRITER_AUTOCHECKPOINT = 20_000
@@ -26,7 +27,8 @@ class WriterThread:
 
     def __init__(self) -> None:
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="quizbot-writer")
-        self.connection: sqlite3.Connection | None = None
+        self.connection: Connection | None = None
+        self.begin = "BEGIN IMMEDIATE"  # SQLite's: take the write lock now, not mid-batch
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -55,7 +57,7 @@ def open_writer(writer: WriterThread, path: str, busy_timeout_ms: int) -> None:
 def transaction(writer: WriterThread, works: Sequence[Work]) -> list[Any]:
     db = writer.connection
     assert db is not None
-    db.execute("BEGIN IMMEDIATE")
+    db.execute(writer.begin)
     try:
         results: list[Any] = []
         index = 0
@@ -74,7 +76,7 @@ def transaction(writer: WriterThread, works: Sequence[Work]) -> list[Any]:
                 index += 1
         db.execute("COMMIT")
     except BaseException:
-        with contextlib.suppress(sqlite3.Error):
+        with contextlib.suppress(Exception):  # the connection may be gone with the error
             db.execute("ROLLBACK")
         raise
     return results
