@@ -1,0 +1,120 @@
+"""Several Slack HTTP workers on one PostgreSQL database: ``quizbot run slack --http
+--workers 2`` serves a whole quiz, a worker killed mid-quiz loses no acknowledged
+answer, and the supervisor starts it again."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import psycopg
+import pytest
+from prometheus_client.parser import text_string_to_metric_families
+
+from .fake_slack import FakeSlack, SlackDriver, User, buttons, shown_text
+from .process import QUIZBOT, REPO, free_port
+from .support import SECRET
+
+pytestmark = pytest.mark.process
+
+
+async def healthy(port: int, timeout: float = 20) -> None:
+    async with aiohttp.ClientSession() as session:
+        for _ in range(int(timeout / 0.05)):
+            try:
+                async with session.get(f"http://127.0.0.1:{port}/healthz") as resp:
+                    if resp.status == 200:
+                        return
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"no healthy worker on metrics port {port}")
+
+
+async def leader_gauge(port: int) -> float:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}/metrics") as resp,
+    ):
+        text = await resp.text()
+    return next(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "quizbot_scheduler_leader"
+    )
+
+
+def workers_of(parent: int) -> list[int]:
+    return [int(pid) for pid in Path(f"/proc/{parent}/task/{parent}/children").read_text().split()]
+
+
+@pytest.fixture
+async def fake() -> AsyncIterator[FakeSlack]:
+    fake = FakeSlack(anyone=User("en-US", "Player"))
+    await fake.start()
+    yield fake
+    await fake.stop()
+
+
+async def test_two_workers_serve_a_quiz_and_a_killed_one_loses_nothing(
+    fake: FakeSlack, postgres_url: str
+) -> None:
+    port, metrics = free_port(), free_port()
+    env = {
+        **os.environ,
+        "SLACK_API_URL": fake.api_url,
+        "SLACK_BOT_TOKEN": "xoxb-process-test",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "QUIZBOT_DB": postgres_url,
+        "QUIZBOT_LOG_LEVEL": "WARNING",
+    }
+    parent = await asyncio.create_subprocess_exec(
+        *(QUIZBOT, "run", "slack", "--http", "--workers", "2", "--port", str(port)),
+        *("--metrics-port", str(metrics)),
+        env=env,
+        cwd=REPO,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        await healthy(metrics)
+        await healthy(metrics + 1)
+        leaders = [await leader_gauge(metrics), await leader_gauge(metrics + 1)]
+        for _ in range(50):  # the election takes at most a scheduler interval
+            if sorted(leaders) == [0.0, 1.0]:
+                break
+            await asyncio.sleep(0.1)
+            leaders = [await leader_gauge(metrics), await leader_gauge(metrics + 1)]
+        assert sorted(leaders) == [0.0, 1.0]  # exactly one worker runs the scheduler
+        slack = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
+        players = [f"U{n:02d}" for n in range(12)]
+        questions = [await slack.command("offloading", p) for p in players]
+        assert all("Question 1 of 8" in shown_text(q) for q in questions)
+        for player, question in zip(players[:6], questions[:6], strict=True):
+            assert "Right answer" in shown_text(await slack.click(buttons(question)["A"], player))
+        victim = workers_of(parent.pid)[0]
+        os.kill(victim, signal.SIGKILL)  # mid-quiz, with answers acknowledged
+        for player, question in zip(players[6:], questions[6:], strict=True):
+            try:
+                reply = await slack.click(buttons(question)["A"], player)
+            except aiohttp.ClientOSError:  # a kept-alive connection to the dead worker:
+                reply = await slack.click(buttons(question)["A"], player)  # click again
+            assert "Right answer" in shown_text(reply)
+        with psycopg.connect(postgres_url) as db:
+            answers = db.execute("SELECT COUNT(*) FROM answers").fetchone()
+        assert answers == (12,)  # every acknowledged answer, once
+        for _ in range(100):  # the supervisor starts the killed worker again
+            if victim not in workers_of(parent.pid) and len(workers_of(parent.pid)) == 2:
+                break
+            await asyncio.sleep(0.1)
+        assert len(workers_of(parent.pid)) == 2
+    finally:
+        parent.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(parent.wait(), 20)
+        errors = (await parent.stderr.read()).decode() if parent.stderr else ""
+    assert parent.returncode == 0, errors
