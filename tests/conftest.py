@@ -46,11 +46,18 @@ def catalog() -> Catalog:
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def location(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """Where a store-level test's database is: a SQLite file, then a PostgreSQL database
-    (a test module runs against both by overriding ``store`` with one at ``location``)."""
+    """Where a store-level test's database is: a SQLite file, then a PostgreSQL database."""
     if request.param == "sqlite":
         return str(tmp_path / "quiz.db")
     return str(request.getfixturevalue("postgres_url"))
+
+
+@pytest.fixture
+async def store_on_each_backend(location: str) -> AsyncIterator[Store]:
+    """The store at ``location``: a module whose ``store`` is this one runs on both."""
+    opened = await Store.open(location)
+    yield opened
+    await opened.close()
 
 
 @pytest.fixture

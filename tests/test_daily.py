@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 from datetime import datetime, timedelta
-from pathlib import Path
 from zoneinfo import ZoneInfo
 
 from bot.content.banks import Catalog
@@ -26,10 +25,10 @@ from .support.channel import (
 )
 
 
-async def test_a_week_of_daily_questions_across_dst(tmp_path: Path, catalog: Catalog) -> None:
+async def test_a_week_of_daily_questions_across_dst(location: str, catalog: Catalog) -> None:
     # Europe/Berlin leaves summer time on 2026-10-25: 09:30 local is 07:30 UTC before, 08:30 after.
     clock = FakeClock(moment("2026-10-21T00:00"))
-    engine, publisher = await open_engine(tmp_path / "d.db", catalog, clock)
+    engine, publisher = await open_engine(location, catalog, clock)
     on = await switch_on(engine, "offloading,amp", "09:30", "Europe/Berlin")
     assert on.kind == "daily_on" and "09:30 (Europe/Berlin)" in on.text
     assert "Next question: 2026-10-21 09:30 CEST" in on.text
@@ -53,11 +52,11 @@ async def test_a_week_of_daily_questions_across_dst(tmp_path: Path, catalog: Cat
 
 
 async def test_answers_are_private_and_revealed_with_streaks(
-    tmp_path: Path, catalog: Catalog
+    location: str, catalog: Catalog
 ) -> None:
     # Asia/Kolkata at 00:30: each local day starts at 19:00 UTC the evening before.
     clock = FakeClock(moment("2026-11-01T18:00"))
-    engine, publisher = await open_engine(tmp_path / "d.db", catalog, clock)
+    engine, publisher = await open_engine(location, catalog, clock)
     await switch_on(engine, "offloading", "00:30", "Asia/Kolkata")
     for day in range(3):
         await run_until(engine, clock, clock.now() + 3600)  # past 00:30 IST
@@ -104,9 +103,9 @@ async def test_answers_are_private_and_revealed_with_streaks(
     await engine.store.close()
 
 
-async def test_no_repeats_until_a_topic_is_exhausted(tmp_path: Path, catalog: Catalog) -> None:
+async def test_no_repeats_until_a_topic_is_exhausted(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-01T00:00"))
-    engine, publisher = await open_engine(tmp_path / "d.db", catalog, clock)
+    engine, publisher = await open_engine(location, catalog, clock)
     await switch_on(engine, "tiny", "06:00", "UTC")
     for _ in range(6):
         await run_until(engine, clock, clock.now() + 86400, step=3600)
@@ -117,8 +116,8 @@ async def test_no_repeats_until_a_topic_is_exhausted(tmp_path: Path, catalog: Ca
     await engine.store.close()
 
 
-async def test_restart_mid_day_and_missed_posts(tmp_path: Path, catalog: Catalog) -> None:
-    path = tmp_path / "d.db"
+async def test_restart_mid_day_and_missed_posts(location: str, catalog: Catalog) -> None:
+    path = location
     clock = FakeClock(moment("2026-11-02T05:00"))
     engine, publisher = await open_engine(path, catalog, clock)
     await switch_on(engine, "offloading", "06:00", "UTC")
@@ -152,8 +151,8 @@ async def test_restart_mid_day_and_missed_posts(tmp_path: Path, catalog: Catalog
     await engine.store.close()
 
 
-async def test_two_processes_never_double_post(tmp_path: Path, catalog: Catalog) -> None:
-    path = tmp_path / "d.db"
+async def test_two_processes_never_double_post(location: str, catalog: Catalog) -> None:
+    path = location
     clock = FakeClock(moment("2026-11-02T05:59"))
     first, one = await open_engine(path, catalog, clock)
     await switch_on(first, "offloading", "06:00", "UTC")

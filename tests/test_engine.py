@@ -1,10 +1,12 @@
-"""Quiz runs through the real engine and store: feedback, shuffling, summary, no farming."""
+"""Quiz runs through the real engine and store (on SQLite and on PostgreSQL): feedback,
+shuffling, summary, no farming."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.content.banks import Catalog
+from bot.persistence import Store
 from bot.play.codec import AnswerAction, decode
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
@@ -12,6 +14,11 @@ from bot.play.runs import Run
 from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView, TopicList
 
 from .support.quiz import ANA, BO, TEAM, play, right_choice, wrong_choice
+
+
+@pytest.fixture
+def store(store_on_each_backend: Store) -> Store:
+    return store_on_each_backend
 
 
 async def test_right_and_wrong_answers_give_feedback(engine: Engine) -> None:

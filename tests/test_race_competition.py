@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.play.channel import Caller
@@ -30,7 +28,7 @@ ADMIN = PlayerRef("discord", "99", "Admin")
 
 
 async def open_engine(
-    path: Path, catalog: Catalog, clock: FakeClock
+    path: str, catalog: Catalog, clock: FakeClock
 ) -> tuple[Engine, RecordingPublisher]:
     engine = Engine(catalog, await Store.open(path), clock, count_refresh=0.0)
     publisher = RecordingPublisher(clock)
@@ -49,10 +47,10 @@ def race_answer(engine: Engine, view: RaceQuestionView, right: bool) -> str:
 
 
 async def test_a_race_with_speed_points_late_clicks_and_a_tie(
-    tmp_path: Path, catalog: Catalog
+    location: str, catalog: Catalog
 ) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
-    engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
+    engine, publisher = await open_engine(location, catalog, clock)
     starter = Caller(ANA, CHANNEL, "en")
     started = await engine.races.start(starter, "offloading", 2, 20)
     assert started.kind == "race_started" and "Questions: 2, 20 seconds each" in started.text
@@ -103,9 +101,9 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
     await engine.store.close()
 
 
-async def test_equal_points_rank_whoever_got_there_first(tmp_path: Path, catalog: Catalog) -> None:
+async def test_equal_points_rank_whoever_got_there_first(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
-    engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
+    engine, publisher = await open_engine(location, catalog, clock)
     await engine.races.start(Caller(ANA, CHANNEL, "en"), "tiny", 1, 10)
     view = publisher.of(RaceQuestionView)[0].view
     assert isinstance(view, RaceQuestionView)
@@ -126,9 +124,9 @@ async def test_equal_points_rank_whoever_got_there_first(tmp_path: Path, catalog
     await engine.store.close()
 
 
-async def test_only_the_starter_or_an_admin_stops_a_race(tmp_path: Path, catalog: Catalog) -> None:
+async def test_only_the_starter_or_an_admin_stops_a_race(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
-    engine, publisher = await open_engine(tmp_path / "r.db", catalog, clock)
+    engine, publisher = await open_engine(location, catalog, clock)
     assert (await engine.races.stop(Caller(ANA, CHANNEL, "en"))).kind == "race_none"
     await engine.races.start(Caller(ANA, CHANNEL, "en"), "offloading", 3, 30)
     refused = await engine.races.stop(Caller(BO, CHANNEL, "en"))
@@ -142,9 +140,9 @@ async def test_only_the_starter_or_an_admin_stops_a_race(tmp_path: Path, catalog
     await engine.store.close()
 
 
-async def test_a_race_survives_a_restart(tmp_path: Path, catalog: Catalog) -> None:
+async def test_a_race_survives_a_restart(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
-    path = tmp_path / "r.db"
+    path = location
     engine, _ = await open_engine(path, catalog, clock)
     await engine.races.start(Caller(ANA, CHANNEL, "en"), "offloading", 2, 20)
     await engine.store.close()
@@ -155,10 +153,10 @@ async def test_a_race_survives_a_restart(tmp_path: Path, catalog: Catalog) -> No
 
 
 async def test_competition_counts_all_three_modes_in_its_window(
-    tmp_path: Path, catalog: Catalog
+    location: str, catalog: Catalog
 ) -> None:
     clock = FakeClock(moment("2026-12-01T08:00"))
-    engine, publisher = await open_engine(tmp_path / "c.db", catalog, clock)
+    engine, publisher = await open_engine(location, catalog, clock)
     admin = Caller(ADMIN, CHANNEL, "en", is_admin=True)
     member = Caller(ANA, CHANNEL, "en")
     refused = await engine.competitions.start(member, "Q4 cup", "2026-12-31", None)

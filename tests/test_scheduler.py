@@ -8,7 +8,6 @@ import asyncio
 import gc
 import logging
 from datetime import time
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,10 +47,10 @@ class RefusingPublisher(RecordingPublisher):
 
 
 async def test_one_broken_channel_never_stops_the_others(
-    tmp_path: Path, catalog: Catalog, caplog: pytest.LogCaptureFixture
+    location: str, catalog: Catalog, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock = FakeClock(moment("2026-11-02T07:00"))
-    engine, publisher = await open_engine(tmp_path / "d.db", catalog, clock)
+    engine, publisher = await open_engine(location, catalog, clock)
     # A schedule row no command would write (a zone the tz database lacks), stored first.
     broken = ScopeRef("slack", "T1", "C-broken")
     await engine.store.dailies.save_schedule(
@@ -77,9 +76,9 @@ async def test_one_broken_channel_never_stops_the_others(
     await engine.store.close()
 
 
-async def test_a_refused_reveal_is_retried_not_lost(tmp_path: Path, catalog: Catalog) -> None:
+async def test_a_refused_reveal_is_retried_not_lost(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T08:00"))
-    engine, _ = await open_engine(tmp_path / "d.db", catalog, clock)
+    engine, _ = await open_engine(location, catalog, clock)
     publisher = RefusingPublisher(clock, refuse=DailyRevealView)
     engine.publishers.register("slack", publisher)
     await switch_on(engine, "offloading", "09:00", "UTC")
@@ -102,10 +101,10 @@ async def test_a_refused_reveal_is_retried_not_lost(tmp_path: Path, catalog: Cat
 
 
 async def test_a_count_refresh_that_fails_crashes_nothing(
-    tmp_path: Path, catalog: Catalog, caplog: pytest.LogCaptureFixture
+    location: str, catalog: Catalog, caplog: pytest.LogCaptureFixture
 ) -> None:
     clock = FakeClock(moment("2026-11-02T08:00"))
-    engine, publisher = await open_engine(tmp_path / "d.db", catalog, clock, count_refresh=0.05)
+    engine, publisher = await open_engine(location, catalog, clock, count_refresh=0.05)
     unhandled: list[dict[str, Any]] = []
     asyncio.get_running_loop().set_exception_handler(lambda _, context: unhandled.append(context))
     await switch_on(engine, "offloading", "09:00", "UTC")
@@ -123,9 +122,9 @@ async def test_a_count_refresh_that_fails_crashes_nothing(
     assert any(m.startswith("could not update the daily question's answer count") for m in warnings)
 
 
-async def test_a_competition_without_a_name_is_told_so(tmp_path: Path, catalog: Catalog) -> None:
+async def test_a_competition_without_a_name_is_told_so(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T08:00"))
-    engine, _ = await open_engine(tmp_path / "d.db", catalog, clock)
+    engine, _ = await open_engine(location, catalog, clock)
     admin = Caller(ADMIN, CHANNEL, "en", True)
     refused = await engine.competitions.start(admin, "  ", "2026-12-31", None)
     assert refused.kind == "competition_no_name"
@@ -150,9 +149,9 @@ class GatedPublisher(RecordingPublisher):
         return await super().post(channel, view)
 
 
-async def test_a_race_stopped_mid_step_stays_stopped(tmp_path: Path, catalog: Catalog) -> None:
+async def test_a_race_stopped_mid_step_stays_stopped(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T08:00"))
-    engine, _ = await open_engine(tmp_path / "d.db", catalog, clock)
+    engine, _ = await open_engine(location, catalog, clock)
     publisher = GatedPublisher(clock)
     engine.publishers.register("slack", publisher)
     channels = [ScopeRef("slack", "T1", f"C-race-{n}") for n in (1, 2)]

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -23,10 +22,8 @@ from .support.quiz import ANA, TEAM, play, right_choice, wrong_choice
 
 
 @pytest.fixture
-async def store(location: str) -> AsyncIterator[Store]:
-    opened = await Store.open(location)
-    yield opened
-    await opened.close()
+def store(store_on_each_backend: Store) -> Store:
+    return store_on_each_backend
 
 
 async def test_migrates_an_empty_database(location: str) -> None:

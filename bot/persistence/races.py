@@ -123,8 +123,11 @@ class RaceRepository:
     async def standings(self, race: Race, limit: int = 10) -> list[TotalRow]:
         """Points in this race so far; ties go to whoever got there first."""
         rows = await self._database.read(
-            "SELECT a.player_id, COALESCE(p.name, ''), SUM(a.points), SUM(a.correct),"
-            " COUNT(*), MAX(CASE WHEN a.points > 0 THEN a.answered_at ELSE 0 END) AS reached"
+            # One name per player: MAX only satisfies PostgreSQL's GROUP BY rule; the
+            # sums cast back from its NUMERIC.
+            "SELECT a.player_id, COALESCE(MAX(p.name), ''), CAST(SUM(a.points) AS INTEGER),"
+            " CAST(SUM(a.correct) AS INTEGER), COUNT(*),"
+            " MAX(CASE WHEN a.points > 0 THEN a.answered_at ELSE 0 END) AS reached"
             " FROM race_answers a LEFT JOIN players p"
             " ON p.platform = ? AND p.player_id = a.player_id WHERE a.race_id = ?"
             " GROUP BY a.player_id ORDER BY SUM(a.points) DESC, reached, a.player_id LIMIT ?",

@@ -71,7 +71,7 @@ PLAYERS = [PlayerRef("slack", f"U{i}", name) for i, name in enumerate(["Ana", "B
 
 
 async def open_engine(
-    path: Path | str, catalog: Catalog, clock: FakeClock, count_refresh: float = 0.0
+    path: str | Path, catalog: Catalog, clock: FakeClock, count_refresh: float = 0.0
 ) -> tuple[Engine, RecordingPublisher]:
     """The engine on the fake clock, posting to a recording publisher; the public
     answer count is edited ``count_refresh`` seconds after a click (at once by default)."""

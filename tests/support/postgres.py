@@ -21,8 +21,9 @@ import psycopg
 import pytest
 
 SERVER_USER = "postgres"
+SETTINGS = ("max_connections=200",)
 # Throwaway data: nothing needs to survive a power loss, so the tests need not wait for it.
-SETTINGS = ("fsync=off", "full_page_writes=off", "max_connections=200")
+TEST_SETTINGS = (*SETTINGS, "fsync=off", "full_page_writes=off")
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def _free_port() -> int:
         return int(probe.getsockname()[1])
 
 
-def start(binaries: Path) -> Server:
+def start(binaries: Path, settings: tuple[str, ...] = TEST_SETTINGS) -> Server:
     directory = Path(tempfile.mkdtemp(prefix="quizbot-pg-"))
     if os.geteuid() == 0:
         user = pwd.getpwnam(SERVER_USER)
@@ -73,7 +74,7 @@ def start(binaries: Path) -> Server:
     data, port = directory / "data", _free_port()
     options = " ".join(
         [f"-p {port}", "-c listen_addresses=127.0.0.1", f"-k {directory}"]
-        + [f"-c {setting}" for setting in SETTINGS]
+        + [f"-c {setting}" for setting in settings]
     )
     try:
         _run(binaries / "initdb", "-D", data, "-U", SERVER_USER, "--auth=trust", "--locale=C.UTF-8")
