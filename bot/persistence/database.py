@@ -169,6 +169,8 @@ class Database:
     async def _commit(self, batch: list[tuple[Work, asyncio.Future[Any]]]) -> None:
         """One transaction for the whole batch; if it fails, each item is retried alone
         so that one bad write fails only its own caller."""
+        if self.postgres:  # another process may have started or ended a competition
+            self.ledger.forget_competitions()
         try:
             results = await self._writer.call(transaction, [work for work, _ in batch])
         except Exception as exc:

@@ -25,8 +25,10 @@ class RunRepository:
         self._database = database
         self._in_progress = in_progress
         # Hot rows (runs in progress, player languages), so a click needs no database
-        # read. Only this process writes the database, and every write goes through
-        # here, which updates these after the commit.
+        # read. On SQLite only this process writes the database, and every write goes
+        # through here, which updates these after the commit. On PostgreSQL another
+        # process may have moved a run on or set a language: both are read afresh.
+        self._cached = not database.postgres
         self._runs: LRUCache[str, Run] = LRUCache(CACHED_RUNS)
         self._locales: LRUCache[tuple[str, str], tuple[str | None]] = LRUCache(CACHED_PLAYERS)
 
@@ -92,7 +94,7 @@ class RunRepository:
         return recorded
 
     async def load(self, run_id: str) -> Run | None:
-        cached = self._runs.get(run_id)
+        cached = self._runs.get(run_id) if self._cached else None
         if cached is not None:
             return cached
         rows = await self._database.read(
@@ -165,7 +167,7 @@ class RunRepository:
         self._locales[(player.platform, player.id)] = (locale,)
 
     async def player_locale(self, platform: str, player_id: str) -> str | None:
-        cached = self._locales.get((platform, player_id))
+        cached = self._locales.get((platform, player_id)) if self._cached else None
         if cached is None:
             rows = await self._database.read(
                 "SELECT locale FROM players WHERE platform = ? AND player_id = ?",
