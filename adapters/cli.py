@@ -27,6 +27,7 @@ from bot.operations.process import tune_gc
 from bot.operations.settings import CoreSettings, InvalidSettings, declared, is_postgres
 from bot.operations.settings import database as database_location
 from bot.persistence import StoreError, integrity_problems
+from bot.persistence.transfer import copy_to_postgres
 from bot.play.engine import PERIODS, Engine, topic_list
 from bot.ui import i18n
 from bot.ui.views import TopicList
@@ -279,6 +280,24 @@ def _cmd_db_check(args: argparse.Namespace) -> int:
     return 1 if problems else 0
 
 
+def _cmd_db_migrate(args: argparse.Namespace) -> int:
+    """Copy the SQLite database (``--db``, else QUIZBOT_DB's file) into an empty
+    PostgreSQL database; the bot should be stopped meanwhile."""
+    source = _sqlite_only(_settings(args).core.db, "migrate")
+    if not is_postgres(args.to):
+        print("quizbot: --to takes a postgresql://user@host:port/db URL", file=sys.stderr)
+        return 2
+    try:
+        copied = copy_to_postgres(source, args.to)
+    except StoreError as exc:
+        print(f"quizbot: {exc}", file=sys.stderr)
+        return 1
+    counts = ", ".join(f"{n} {table}" for table, n in copied.rows.items() if n)
+    print(f"copied {source} to PostgreSQL: {counts or 'no rows'}")
+    print(f"leaderboards identical: {copied.board_rows} rows")
+    return 0
+
+
 def _cmd_db_backup(args: argparse.Namespace) -> int:
     _sqlite_only(_settings(args).core.db, "backup")
     target = Path(args.target)
@@ -441,11 +460,17 @@ def parser() -> argparse.ArgumentParser:
     exp.add_argument("ids", nargs="*", help="bank ids (default: all)")
     exp.set_defaults(func=_cmd_banks_export)
 
-    database = sub.add_parser("db", help="check or back up the database")
+    database = sub.add_parser("db", help="check, back up or move the database")
     database_sub = database.add_subparsers(dest="db_command", required=True)
     check_db = database_sub.add_parser("check", help="run SQLite's integrity check")
     db_option(check_db)
     check_db.set_defaults(func=_cmd_db_check)
+    moving = database_sub.add_parser(
+        "migrate", help="copy the SQLite database into an empty PostgreSQL database"
+    )
+    moving.add_argument("--to", required=True, metavar="URL", help="postgresql://user@host/db")
+    db_option(moving)
+    moving.set_defaults(func=_cmd_db_migrate)
     backup = database_sub.add_parser("backup", help="copy the database while the bot runs")
     backup.add_argument("target", help="the new backup file")
     db_option(backup)
