@@ -118,3 +118,57 @@ async def test_two_workers_serve_a_quiz_and_a_killed_one_loses_nothing(
         await asyncio.wait_for(parent.wait(), 20)
         errors = (await parent.stderr.read()).decode() if parent.stderr else ""
     assert parent.returncode == 0, errors
+
+
+async def test_a_worker_killed_mid_burst_loses_nothing_and_scores_nothing_twice(
+    fake: FakeSlack, postgres_url: str
+) -> None:
+    port, metrics = free_port(), free_port()
+    env = {
+        **os.environ,
+        "SLACK_API_URL": fake.api_url,
+        "SLACK_BOT_TOKEN": "xoxb-process-test",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "QUIZBOT_DB": postgres_url,
+        "QUIZBOT_LOG_LEVEL": "WARNING",
+    }
+    parent = await asyncio.create_subprocess_exec(
+        *(QUIZBOT, "run", "slack", "--http", "--workers", "2", "--port", str(port)),
+        *("--metrics-port", str(metrics)),
+        env=env,
+        cwd=REPO,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        await healthy(metrics)
+        await healthy(metrics + 1)
+        slack = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
+        players = [f"U{n:02d}" for n in range(30)]
+        questions = [await slack.command("offloading", p) for p in players]
+        answered: list[str] = []
+
+        async def answer(player: str, question: dict[str, object]) -> None:
+            for _ in range(2):  # no feedback: the player clicks again, as anyone would
+                try:
+                    reply = await slack.click(buttons(question)["B"], player)
+                except (aiohttp.ClientError, TimeoutError):
+                    continue
+                assert "Right answer" in shown_text(reply) or "already answered" in (
+                    shown_text(reply)
+                )
+                answered.append(player)
+                return
+
+        burst = asyncio.gather(*(answer(p, q) for p, q in zip(players, questions, strict=True)))
+        await asyncio.sleep(0.05)  # mid-burst
+        os.kill(workers_of(parent.pid)[0], signal.SIGKILL)
+        await burst
+        assert sorted(answered) == players  # every player heard back
+        with psycopg.connect(postgres_url) as db:
+            per_run = db.execute("SELECT COUNT(*), COUNT(DISTINCT run_id) FROM answers").fetchone()
+            scored = db.execute("SELECT COUNT(*) FROM attempts").fetchone()
+        assert per_run == (30, 30) and scored == (30,)  # on disk once each, scored once
+    finally:
+        parent.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(parent.wait(), 20)
