@@ -8,6 +8,7 @@ import asyncio
 import os
 import signal
 from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import aiohttp
@@ -61,9 +62,20 @@ async def fake() -> AsyncIterator[FakeSlack]:
     await fake.stop()
 
 
-async def test_two_workers_serve_a_quiz_and_a_killed_one_loses_nothing(
-    fake: FakeSlack, postgres_url: str
-) -> None:
+@dataclass
+class Workers:
+    parent: asyncio.subprocess.Process
+    port: int
+    metrics: int  # worker k serves /metrics on metrics + k - 1
+
+    def driver(self, fake: FakeSlack) -> SlackDriver:
+        return SlackDriver(fake, f"http://127.0.0.1:{self.port}/slack/events", SECRET)
+
+
+@pytest.fixture
+async def workers(fake: FakeSlack, postgres_url: str) -> AsyncIterator[Workers]:
+    """``quizbot run slack --http --workers 2`` on the test's database, both healthy;
+    stopped with SIGTERM afterwards, which must end it cleanly."""
     port, metrics = free_port(), free_port()
     env = {
         **os.environ,
@@ -84,35 +96,7 @@ async def test_two_workers_serve_a_quiz_and_a_killed_one_loses_nothing(
     try:
         await healthy(metrics)
         await healthy(metrics + 1)
-        leaders = [await leader_gauge(metrics), await leader_gauge(metrics + 1)]
-        for _ in range(50):  # the election takes at most a scheduler interval
-            if sorted(leaders) == [0.0, 1.0]:
-                break
-            await asyncio.sleep(0.1)
-            leaders = [await leader_gauge(metrics), await leader_gauge(metrics + 1)]
-        assert sorted(leaders) == [0.0, 1.0]  # exactly one worker runs the scheduler
-        slack = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
-        players = [f"U{n:02d}" for n in range(12)]
-        questions = [await slack.command("offloading", p) for p in players]
-        assert all("Question 1 of 8" in shown_text(q) for q in questions)
-        for player, question in zip(players[:6], questions[:6], strict=True):
-            assert "Right answer" in shown_text(await slack.click(buttons(question)["A"], player))
-        victim = workers_of(parent.pid)[0]
-        os.kill(victim, signal.SIGKILL)  # mid-quiz, with answers acknowledged
-        for player, question in zip(players[6:], questions[6:], strict=True):
-            try:
-                reply = await slack.click(buttons(question)["A"], player)
-            except aiohttp.ClientOSError:  # a kept-alive connection to the dead worker:
-                reply = await slack.click(buttons(question)["A"], player)  # click again
-            assert "Right answer" in shown_text(reply)
-        with psycopg.connect(postgres_url) as db:
-            answers = db.execute("SELECT COUNT(*) FROM answers").fetchone()
-        assert answers == (12,)  # every acknowledged answer, once
-        for _ in range(100):  # the supervisor starts the killed worker again
-            if victim not in workers_of(parent.pid) and len(workers_of(parent.pid)) == 2:
-                break
-            await asyncio.sleep(0.1)
-        assert len(workers_of(parent.pid)) == 2
+        yield Workers(parent, port, metrics)
     finally:
         parent.send_signal(signal.SIGTERM)
         await asyncio.wait_for(parent.wait(), 20)
@@ -120,55 +104,68 @@ async def test_two_workers_serve_a_quiz_and_a_killed_one_loses_nothing(
     assert parent.returncode == 0, errors
 
 
-async def test_a_worker_killed_mid_burst_loses_nothing_and_scores_nothing_twice(
-    fake: FakeSlack, postgres_url: str
+async def test_two_workers_serve_a_quiz_and_a_killed_one_loses_nothing(
+    fake: FakeSlack, workers: Workers, postgres_url: str
 ) -> None:
-    port, metrics = free_port(), free_port()
-    env = {
-        **os.environ,
-        "SLACK_API_URL": fake.api_url,
-        "SLACK_BOT_TOKEN": "xoxb-process-test",
-        "SLACK_SIGNING_SECRET": SECRET,
-        "QUIZBOT_DB": postgres_url,
-        "QUIZBOT_LOG_LEVEL": "WARNING",
-    }
-    parent = await asyncio.create_subprocess_exec(
-        *(QUIZBOT, "run", "slack", "--http", "--workers", "2", "--port", str(port)),
-        *("--metrics-port", str(metrics)),
-        env=env,
-        cwd=REPO,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    try:
-        await healthy(metrics)
-        await healthy(metrics + 1)
-        slack = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
-        players = [f"U{n:02d}" for n in range(30)]
-        questions = [await slack.command("offloading", p) for p in players]
-        answered: list[str] = []
+    leaders = [await leader_gauge(workers.metrics), await leader_gauge(workers.metrics + 1)]
+    for _ in range(50):  # the election takes at most a scheduler interval
+        if sorted(leaders) == [0.0, 1.0]:
+            break
+        await asyncio.sleep(0.1)
+        leaders = [await leader_gauge(workers.metrics), await leader_gauge(workers.metrics + 1)]
+    assert sorted(leaders) == [0.0, 1.0]  # exactly one worker runs the scheduler
+    slack = workers.driver(fake)
+    players = [f"U{n:02d}" for n in range(12)]
+    questions = [await slack.command("offloading", p) for p in players]
+    assert all("Question 1 of 8" in shown_text(q) for q in questions)
+    for player, question in zip(players[:6], questions[:6], strict=True):
+        assert "Right answer" in shown_text(await slack.click(buttons(question)["A"], player))
+    victim = workers_of(workers.parent.pid)[0]
+    os.kill(victim, signal.SIGKILL)  # mid-quiz, with answers acknowledged
+    for player, question in zip(players[6:], questions[6:], strict=True):
+        try:
+            reply = await slack.click(buttons(question)["A"], player)
+        except aiohttp.ClientOSError:  # a kept-alive connection to the dead worker:
+            reply = await slack.click(buttons(question)["A"], player)  # click again
+        assert "Right answer" in shown_text(reply)
+    with psycopg.connect(postgres_url) as db:
+        answers = db.execute("SELECT COUNT(*) FROM answers").fetchone()
+    assert answers == (12,)  # every acknowledged answer, once
+    for _ in range(100):  # the supervisor starts the killed worker again
+        if (
+            victim not in workers_of(workers.parent.pid)
+            and len(workers_of(workers.parent.pid)) == 2
+        ):
+            break
+        await asyncio.sleep(0.1)
+    assert len(workers_of(workers.parent.pid)) == 2
 
-        async def answer(player: str, question: dict[str, object]) -> None:
-            for _ in range(2):  # no feedback: the player clicks again, as anyone would
-                try:
-                    reply = await slack.click(buttons(question)["B"], player)
-                except (aiohttp.ClientError, TimeoutError):
-                    continue
-                assert "Right answer" in shown_text(reply) or "already answered" in (
-                    shown_text(reply)
-                )
-                answered.append(player)
-                return
 
-        burst = asyncio.gather(*(answer(p, q) for p, q in zip(players, questions, strict=True)))
-        await asyncio.sleep(0.05)  # mid-burst
-        os.kill(workers_of(parent.pid)[0], signal.SIGKILL)
-        await burst
-        assert sorted(answered) == players  # every player heard back
-        with psycopg.connect(postgres_url) as db:
-            per_run = db.execute("SELECT COUNT(*), COUNT(DISTINCT run_id) FROM answers").fetchone()
-            scored = db.execute("SELECT COUNT(*) FROM attempts").fetchone()
-        assert per_run == (30, 30) and scored == (30,)  # on disk once each, scored once
-    finally:
-        parent.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(parent.wait(), 20)
+async def test_a_worker_killed_mid_burst_loses_nothing_and_scores_nothing_twice(
+    fake: FakeSlack, workers: Workers, postgres_url: str
+) -> None:
+    slack = workers.driver(fake)
+    players = [f"U{n:02d}" for n in range(30)]
+    questions = [await slack.command("offloading", p) for p in players]
+    answered: list[str] = []
+
+    async def answer(player: str, question: dict[str, object]) -> None:
+        for _ in range(2):  # no feedback: the player clicks again, as anyone would
+            try:
+                reply = await slack.click(buttons(question)["B"], player)
+            except (aiohttp.ClientError, TimeoutError):
+                continue
+            shown = shown_text(reply)
+            assert "Right answer" in shown or "already answered" in shown
+            answered.append(player)
+            return
+
+    burst = asyncio.gather(*(answer(p, q) for p, q in zip(players, questions, strict=True)))
+    await asyncio.sleep(0.05)  # mid-burst
+    os.kill(workers_of(workers.parent.pid)[0], signal.SIGKILL)
+    await burst
+    assert sorted(answered) == players  # every player heard back
+    with psycopg.connect(postgres_url) as db:
+        per_run = db.execute("SELECT COUNT(*), COUNT(DISTINCT run_id) FROM answers").fetchone()
+        scored = db.execute("SELECT COUNT(*) FROM attempts").fetchone()
+    assert per_run == (30, 30) and scored == (30,)  # on disk once each, scored once
