@@ -64,12 +64,14 @@ async def handle(engine: Engine, request: Request, context: Context) -> Reply:
         log.warning("a %s failed on the database: %s", type(request).__name__, exc)
         locale = i18n.choose(context.platform_locale, default=engine.default_locale)
         return Reply(Notice(locale, "try_again", t(locale, "try_again")), Delivery.PRIVATE)
-    delivery = expected_delivery(request)
-    if delivery is Delivery.REPLACE and not isinstance(view, QuestionView | Feedback):
-        delivery = Delivery.PRIVATE  # a refusal leaves the quiz as it was, still playable
-    if delivery is Delivery.PUBLIC and not isinstance(view, Leaderboard):
-        delivery = Delivery.PRIVATE  # "no competition is running" is for the asker alone
-    return Reply(view, delivery)
+    # Only a quiz moving on replaces its message (a refusal leaves it playable, and a
+    # daily or race click never gets a quiz view), and only standings are for everyone
+    # ("no competition is running" is for the asker alone).
+    if isinstance(request, Click) and isinstance(view, QuestionView | Feedback):
+        return Reply(view, Delivery.REPLACE)
+    if isinstance(request, _PUBLIC) and isinstance(view, Leaderboard):
+        return Reply(view, Delivery.PUBLIC)
+    return Reply(view, Delivery.PRIVATE)
 
 
 async def _view(engine: Engine, request: Request, context: Context) -> View:
