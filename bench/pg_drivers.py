@@ -24,9 +24,8 @@ from pathlib import Path
 import asyncpg
 import psycopg
 
-from tests.support.postgres import SETTINGS, server_binaries, start, stop
-
 from .common import ms, percentile, record, table
+from .postgres import benchmark_database
 
 SCHEMA = """
 CREATE TABLE runs (run_id TEXT PRIMARY KEY, position INTEGER NOT NULL DEFAULT 0,
@@ -316,36 +315,18 @@ def main() -> None:
     parser.add_argument("--url", help="an existing server's database (else a throwaway one)")
     args = parser.parse_args()
     sizes = [int(s) for s in args.batches.split(",")]
-    with tempfile.TemporaryDirectory(prefix="quizbot-bench-") as scratch:
-        if args.url:
-            url, server_note = args.url, "the server given"
-            rows = measure(url, Path(scratch), args.answers, sizes)
-        else:
-            binaries = server_binaries()
-            if binaries is None:
-                raise SystemExit(
-                    "PostgreSQL's server is not installed (apt-get install postgresql)"
-                )
-            server = start(binaries, SETTINGS)
-            try:
-                server.admin("CREATE DATABASE quizbot TEMPLATE template0")
-                url = server.url("quizbot")
-                with psycopg.connect(url) as probe:
-                    version = probe.info.server_version
-                server_note = (
-                    f"a throwaway PostgreSQL {version // 10000}.{version % 10000}"
-                    " on 127.0.0.1, fsync on"
-                )
-                rows = measure(url, Path(scratch), args.answers, sizes)
-            finally:
-                stop(binaries, server)
+    with (
+        tempfile.TemporaryDirectory(prefix="quizbot-bench-") as scratch,
+        benchmark_database(args.url) as database,
+    ):
+        rows = measure(database.url, Path(scratch), args.answers, sizes)
     record(
         "PostgreSQL drivers: the group-commit answer write",
         table(["driver", "answers per transaction", "answers/s", "p50 ms", "p99 ms"], rows)
         + f"\n\n{args.answers:,} answers per row, each transaction: 2 reads of what is on"
         f" record, then executemany of the answers, first attempts, {BOARDS_PER_ANSWER}"
         " leaderboard upserts per answer and the run progress, one commit. Server:"
-        f" {server_note}; psycopg {psycopg.__version__}, asyncpg {asyncpg.__version__}.",
+        f" {database.note}; psycopg {psycopg.__version__}, asyncpg {asyncpg.__version__}.",
     )
 
 

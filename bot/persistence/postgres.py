@@ -9,6 +9,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
+from psycopg_pool import AsyncConnectionPool
 
 from bot.persistence.dialect import PostgresConnection, postgres_ddl, postgres_sql
 from bot.persistence.rows import StoreError
@@ -18,6 +19,9 @@ from bot.persistence.writer import WriterThread
 log = logging.getLogger(__name__)
 
 # Held while migrating, so that processes starting together migrate one at a time.
+# Reading connections per process: enough for a burst's reads to overlap on 2-4 cores
+# without crowding the server's max_connections when many processes run.
+READERS = 4
 MIGRATION_LOCK = 0x717569_7A626F74  # "quizbot"
 # SQLite's function, which the repositories' SQL uses on a JSON text column.
 _BOOTSTRAP = """
@@ -67,18 +71,25 @@ def open_writer(writer: WriterThread, url: str) -> None:
 
 
 class Reader:
-    """Reads on a connection of their own, outside the writer's transactions."""
+    """Reads on connections of their own, outside the writer's transactions: a small pool,
+    so that concurrent clicks' reads (on PostgreSQL every click reads its run) overlap
+    instead of queueing on one connection."""
 
-    def __init__(self, connection: psycopg.AsyncConnection[Any]):
-        self._connection = connection
+    def __init__(self, pool: AsyncConnectionPool[Any]):
+        self._pool = pool
 
     @classmethod
-    async def open(cls, url: str) -> Reader:
-        return cls(await psycopg.AsyncConnection.connect(url, autocommit=True))
+    async def open(cls, url: str, size: int = READERS) -> Reader:
+        pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
+            url, min_size=size, max_size=size, kwargs={"autocommit": True}, open=False
+        )
+        await pool.open(wait=True, timeout=10)
+        return cls(pool)
 
     async def read(self, sql: str, params: Sequence[Any]) -> list[Any]:
-        cursor = await self._connection.execute(postgres_sql(sql), params)
-        return await cursor.fetchall()
+        async with self._pool.connection() as connection:
+            cursor = await connection.execute(postgres_sql(sql), params)
+            return await cursor.fetchall()
 
     async def close(self) -> None:
-        await self._connection.close()
+        await self._pool.close()

@@ -26,6 +26,19 @@ def free_port() -> int:
         return port
 
 
+async def healthy(port: int, timeout: float = 20) -> None:
+    async with aiohttp.ClientSession() as session:
+        for _ in range(int(timeout / 0.05)):
+            try:
+                async with session.get(f"http://127.0.0.1:{port}/healthz") as resp:
+                    if resp.status == 200:
+                        return
+            except aiohttp.ClientError:
+                pass
+            await asyncio.sleep(0.05)
+    raise AssertionError(f"no healthy worker on metrics port {port}")
+
+
 @dataclass
 class BotProcess:
     """One run of the bot; ``start`` again after ``kill`` restarts it on the same files."""

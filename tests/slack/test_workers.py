@@ -17,23 +17,10 @@ import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
 from .fake_slack import FakeSlack, SlackDriver, User, buttons, shown_text
-from .process import QUIZBOT, REPO, free_port
+from .process import QUIZBOT, REPO, free_port, healthy
 from .support import SECRET
 
 pytestmark = pytest.mark.process
-
-
-async def healthy(port: int, timeout: float = 20) -> None:
-    async with aiohttp.ClientSession() as session:
-        for _ in range(int(timeout / 0.05)):
-            try:
-                async with session.get(f"http://127.0.0.1:{port}/healthz") as resp:
-                    if resp.status == 200:
-                        return
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.05)
-    raise AssertionError(f"no healthy worker on metrics port {port}")
 
 
 async def leader_gauge(port: int) -> float:

@@ -1,0 +1,176 @@
+"""Slack clicks against ``quizbot run slack --http --workers N`` on PostgreSQL, N = 1 and
+2 in one run: the real command (N processes sharing the port with SO_REUSEPORT), signed
+``block_actions`` requests from open-loop Poisson arrivals, latency from sending a request
+to its feedback reaching the fake Slack's response_url endpoint.
+
+    python -m bench.slack_workers [--seconds 3] [--rates 200,400,600] [--url URL]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import resource
+import signal
+from pathlib import Path
+
+import psycopg
+
+from tests.slack.fake_slack import FakeSlack, SlackDriver, User, buttons
+from tests.slack.process import QUIZBOT, REPO, free_port, healthy
+
+from .common import ms, record, table
+from .postgres import benchmark_database
+from .slack_clicks import SECRET, open_loop
+
+WORKERS = (1, 2)
+
+
+async def quizzes_started(driver: SlackDriver, count: int) -> list[tuple[str, str]]:
+    """Each player's ``/quiz offloading`` through the workers, as players start: whichever
+    worker serves it caches the player's users.info. (player, the button they will click)."""
+    clicks: list[tuple[str, str]] = []
+    for start in range(0, count, 50):
+        players = [f"U{n:06d}" for n in range(start, min(count, start + 50))]
+        questions = await asyncio.gather(*(driver.command("offloading", p) for p in players))
+        for number, (player, question) in enumerate(zip(players, questions, strict=True)):
+            choices = list(buttons(question).values())
+            clicks.append((player, choices[number % len(choices)]))
+    return clicks
+
+
+async def with_workers(
+    url: str, count: int, rates: list[int], seconds: float
+) -> list[dict[str, float]]:
+    fake = FakeSlack(anyone=User("en-US", "Player"))
+    await fake.start()
+    port, metrics = free_port(), free_port()
+    env = {
+        **os.environ,
+        "SLACK_API_URL": fake.api_url,
+        "SLACK_BOT_TOKEN": "xoxb-bench",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "QUIZBOT_DB": url,
+        "QUIZBOT_LOG_LEVEL": "WARNING",
+    }
+    parent = await asyncio.create_subprocess_exec(
+        *(QUIZBOT, "run", "slack", "--http", "--workers", str(count), "--port", str(port)),
+        *("--metrics-port", str(metrics)),
+        env=env,
+        cwd=REPO,
+        stdout=asyncio.subprocess.DEVNULL,
+    )
+    try:
+        for worker in range(count):
+            await healthy(metrics + worker)
+        driver = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
+        needed = sum(int(r * seconds * 1.3) + 50 for r in rates) + 100
+        clicks = await quizzes_started(driver, needed)
+        await open_loop(driver, fake, clicks, 50, 1.0)  # warm-up: the connections
+        results = []
+        for rate in rates:
+            before = cpu_by_part(parent.pid)
+            result = await open_loop(driver, fake, clicks, rate, seconds)
+            after = cpu_by_part(parent.pid)
+            results.append({**result, **{k: after[k] - before[k] for k in after}})
+        return results
+    finally:
+        parent.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(parent.wait(), 30)
+        await fake.stop()
+
+
+def _cpu(pid: int) -> float:
+    """CPU seconds a process has used (user + system), 0 once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_part(parent: int) -> dict[str, float]:
+    """Where the machine's CPU goes: the workers, PostgreSQL's processes, this process
+    (the fake Slack and the load generator)."""
+    # With --workers 1 the parent serves itself; with more it supervises its children.
+    workers = [parent, *Path(f"/proc/{parent}/task/{parent}/children").read_text().split()]
+    servers = [
+        int(p.name) for p in Path("/proc").iterdir() if p.name.isdigit() and _comm(p) == "postgres"
+    ]
+    return {
+        "cpu_workers": sum(_cpu(int(pid)) for pid in workers),
+        "cpu_postgres": sum(_cpu(pid) for pid in servers),
+        "cpu_load": resource.getrusage(resource.RUSAGE_SELF).ru_utime
+        + resource.getrusage(resource.RUSAGE_SELF).ru_stime,
+    }
+
+
+def _comm(process: Path) -> str:
+    try:
+        return (process / "comm").read_text().strip()
+    except OSError:
+        return ""
+
+
+def fresh(url: str) -> None:
+    """Each N starts on empty tables, so neither inherits the other's rows."""
+    with psycopg.connect(url, autocommit=True) as connection:
+        connection.execute(b"DROP SCHEMA public CASCADE")
+        connection.execute(b"CREATE SCHEMA public")
+
+
+async def measure(url: str, rates: list[int], seconds: float) -> str:
+    rows, best = [], {}
+    for count in WORKERS:
+        fresh(url)
+        results = await with_workers(url, count, rates, seconds)
+        best[count] = max(r["achieved"] for r in results)
+        rows += [
+            [
+                str(count), str(r["offered"]), str(int(r["clicks"])), f"{r['achieved']:.0f}",
+                ms(r["p50"]), ms(r["p99"]), str(int(r["failures"])),
+                f"{r['cpu_workers'] / r['elapsed']:.2f}", f"{r['cpu_postgres'] / r['elapsed']:.2f}",
+                f"{r['cpu_load'] / r['elapsed']:.2f}",
+            ]
+            for r in results
+        ]  # fmt: skip
+    latency = table(
+        [
+            "workers",
+            "offered/s",
+            "clicks",
+            "achieved/s",
+            "p50 ms",
+            "p99 ms",
+            "non-200",
+            "cores: workers",
+            "PostgreSQL",
+            "fake + load",
+        ],
+        rows,
+    )
+    return (
+        f"{latency}\n\nBest achieved: 2 workers / 1 worker ="
+        f" {best[2] / best[1]:.2f}× ({best[1]:.0f} → {best[2]:.0f} clicks/s)."
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--rates", default="200,400,600")
+    parser.add_argument("--url", help="an existing server's database (else a throwaway one)")
+    args = parser.parse_args()
+    rates = [int(r) for r in args.rates.split(",")]
+    with benchmark_database(args.url) as database:
+        body = asyncio.run(measure(database.url, rates, args.seconds))
+    record(
+        "Slack clicks: 1 and 2 workers on PostgreSQL",
+        f"{body} The workers, PostgreSQL ({database.note}), the fake Slack and the load"
+        f" generator share the machine's cores. {args.seconds:.0f} s per rate.",
+    )
+
+
+if __name__ == "__main__":
+    main()
