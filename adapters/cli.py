@@ -27,7 +27,7 @@ from bot.operations.process import tune_gc
 from bot.operations.settings import CoreSettings, InvalidSettings, declared, is_postgres
 from bot.operations.settings import database as database_location
 from bot.persistence import StoreError, integrity_problems
-from bot.persistence.transfer import copy_to_postgres
+from bot.persistence.transfer import TABLES, copy_database
 from bot.play.engine import PERIODS, Engine, topic_list
 from bot.ui import i18n
 from bot.ui.views import TopicList
@@ -259,47 +259,63 @@ def _cmd_banks_list(args: argparse.Namespace) -> int:
     return 0
 
 
-def _sqlite_only(location: Path | str, command: str) -> Path:
-    """The SQLite file a maintenance command works on; PostgreSQL has its own tools."""
-    if is_postgres(location):
-        raise SetupError(
-            f"quizbot db {command} works on a SQLite file; on PostgreSQL use its own tools"
-            " (pg_dump, pg_amcheck)",
-            2,
-        )
-    return Path(location)
-
-
 def _cmd_db_check(args: argparse.Namespace) -> int:
-    path = _sqlite_only(_settings(args).core.db, "check")
-    problems = integrity_problems(path)
+    location = _settings(args).core.db
+    if is_postgres(location):
+        from bot.persistence import postgres
+
+        problems, checked = postgres.problems(str(location), TABLES)
+        place = postgres.safe(str(location))
+    else:
+        problems, checked, place = integrity_problems(Path(location)), "", str(location)
     for problem in problems:
         print(f"quizbot: {problem}", file=sys.stderr)
     if not problems:
-        print(f"{path}: ok")
+        print(f"{place}: ok" + (f" ({checked})" if checked else ""))
     return 1 if problems else 0
 
 
 def _cmd_db_migrate(args: argparse.Namespace) -> int:
-    """Copy the SQLite database (``--db``, else QUIZBOT_DB's file) into an empty
-    PostgreSQL database; the bot should be stopped meanwhile."""
-    source = _sqlite_only(_settings(args).core.db, "migrate")
-    if not is_postgres(args.to):
-        print("quizbot: --to takes a postgresql://user@host:port/db URL", file=sys.stderr)
-        return 2
+    """Copy a database (``--from``, else the configured one) into an empty one (``--to``):
+    SQLite into PostgreSQL or back; the bot should be stopped meanwhile."""
+    source = str(database_location(args.source) if args.source else _settings(args).core.db)
+    target = str(database_location(args.to))
     try:
-        copied = copy_to_postgres(source, args.to)
+        copied = copy_database(source, target, _progress() if sys.stderr.isatty() else None)
     except StoreError as exc:
         print(f"quizbot: {exc}", file=sys.stderr)
         return 1
     counts = ", ".join(f"{n} {table}" for table, n in copied.rows.items() if n)
-    print(f"copied {source} to PostgreSQL: {counts or 'no rows'}")
+    print(f"copied {_shown(source)} to {_shown(target)}: {counts or 'no rows'}")
     print(f"leaderboards identical: {copied.board_rows} rows")
     return 0
 
 
+def _shown(location: str) -> str:
+    if not is_postgres(location):
+        return location
+    from bot.persistence import postgres
+
+    return postgres.safe(location)
+
+
+def _progress() -> Callable[[str, int, int], None]:
+    """A progress line on the terminal, rewritten in place, one per table."""
+
+    def show(table: str, copied: int, total: int) -> None:
+        end = "\n" if copied >= total else ""
+        print(f"\r  {table:<16} {copied:>10,} / {total:,} rows", end=end, file=sys.stderr)
+
+    return show
+
+
 def _cmd_db_backup(args: argparse.Namespace) -> int:
-    _sqlite_only(_settings(args).core.db, "backup")
+    if is_postgres(_settings(args).core.db):
+        raise SetupError(
+            "quizbot db backup copies a SQLite file; back PostgreSQL up with its own"
+            " pg_dump (or pg_basebackup for the whole server)",
+            2,
+        )
     target = Path(args.target)
     if target.exists():
         print(f"quizbot: {target} exists already: choose a new file", file=sys.stderr)
@@ -462,13 +478,20 @@ def parser() -> argparse.ArgumentParser:
 
     database = sub.add_parser("db", help="check, back up or move the database")
     database_sub = database.add_subparsers(dest="db_command", required=True)
-    check_db = database_sub.add_parser("check", help="run SQLite's integrity check")
+    check_db = database_sub.add_parser(
+        "check", help="check the database: SQLite's integrity check, or PostgreSQL's tables"
+    )
     db_option(check_db)
     check_db.set_defaults(func=_cmd_db_check)
     moving = database_sub.add_parser(
-        "migrate", help="copy the SQLite database into an empty PostgreSQL database"
+        "migrate", help="copy the database into an empty one: SQLite to PostgreSQL, or back"
     )
-    moving.add_argument("--to", required=True, metavar="URL", help="postgresql://user@host/db")
+    moving.add_argument(
+        "--from", dest="source", metavar="PATH_OR_URL", help="default: --db or QUIZBOT_DB"
+    )
+    moving.add_argument(
+        "--to", required=True, metavar="PATH_OR_URL", help="postgresql://user@host/db or a file"
+    )
     db_option(moving)
     moving.set_defaults(func=_cmd_db_migrate)
     backup = database_sub.add_parser("backup", help="copy the database while the bot runs")

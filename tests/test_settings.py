@@ -120,9 +120,14 @@ def test_the_database_is_a_sqlite_file_or_a_postgresql_url(tmp_path: Path) -> No
     assert database("sqlite:////var/lib/quizbot/quiz.db") == Path("/var/lib/quizbot/quiz.db")
     assert database("sqlite:///quiz.db") == Path("quiz.db")
     assert database(str(tmp_path / "q.db")) == tmp_path / "q.db"
-    refused = run_quizbot("db", "check", "--db", "postgresql://quiz@127.0.0.1:1/quizbot")
+    unreachable = run_quizbot("db", "check", "--db", "postgresql://quiz:secret@127.0.0.1:1/quizbot")
+    assert unreachable.returncode == 1
+    assert unreachable.stderr.startswith("quizbot: postgresql://quiz@127.0.0.1:1/quizbot: ")
+    assert "Connection refused" in unreachable.stderr
+    assert "secret" not in unreachable.stderr
+    refused = run_quizbot("db", "backup", "b.db", "--db", "postgresql://quiz@127.0.0.1:1/quizbot")
     assert refused.returncode == 2
     assert refused.stderr.strip() == (
-        "quizbot: quizbot db check works on a SQLite file; on PostgreSQL use its own tools"
-        " (pg_dump, pg_amcheck)"
+        "quizbot: quizbot db backup copies a SQLite file; back PostgreSQL up with its own"
+        " pg_dump (or pg_basebackup for the whole server)"
     )

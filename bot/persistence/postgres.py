@@ -93,3 +93,42 @@ class Reader:
 
     async def close(self) -> None:
         await self._pool.close()
+
+
+def problems(url: str, tables: Sequence[str]) -> tuple[list[str], str]:
+    """``quizbot db check`` on PostgreSQL: the schema's version, every table readable and,
+    where the ``amcheck`` extension is installed, every B-tree index verified. Returns
+    (problems, what was checked)."""
+    name = safe(url)
+    try:
+        with psycopg.connect(url, autocommit=True) as connection:
+            exists = connection.execute("SELECT to_regclass('schema_version')").fetchone()
+            found = connection.execute(
+                "SELECT version FROM schema_version" if exists and exists[0] else "SELECT 0"
+            ).fetchone()
+            version = found[0] if found else 0
+            if version != len(MIGRATIONS):
+                return [
+                    f"{name}: schema version {version}, this quizbot's is {len(MIGRATIONS)}"
+                    " (quizbot migrates it when it starts; a newer one needs a newer quizbot)"
+                ], ""
+            for table in tables:
+                connection.execute(f"SELECT COUNT(*) FROM {table}".encode()).fetchone()
+            if not connection.execute(
+                "SELECT 1 FROM pg_extension WHERE extname = 'amcheck'"
+            ).fetchone():
+                return [], f"{len(tables)} tables read (CREATE EXTENSION amcheck to verify indexes)"
+            indexes = connection.execute(_BTREES).fetchall()
+            for (index,) in indexes:
+                connection.execute("SELECT bt_index_check(%s::regclass)", (index,))
+    except psycopg.Error as exc:
+        return [f"{name}: {exc}"], ""
+    return [], f"{len(tables)} tables read, {len(indexes)} indexes verified by amcheck"
+
+
+_BTREES = b"""
+SELECT quote_ident(c.relname) FROM pg_index i
+JOIN pg_class c ON c.oid = i.indexrelid JOIN pg_am a ON a.oid = c.relam
+JOIN pg_namespace n ON n.oid = c.relnamespace
+WHERE a.amname = 'btree' AND n.nspname = current_schema() ORDER BY 1
+"""

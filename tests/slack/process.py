@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
+from prometheus_client.parser import text_string_to_metric_families
 
 from .fake_slack import FakeSlack
 from .support import SECRET
@@ -39,12 +40,26 @@ async def healthy(port: int, timeout: float = 20) -> None:
     raise AssertionError(f"no healthy worker on metrics port {port}")
 
 
+async def leader_gauge(port: int) -> float:
+    async with (
+        aiohttp.ClientSession() as session,
+        session.get(f"http://127.0.0.1:{port}/metrics") as resp,
+    ):
+        text = await resp.text()
+    return next(
+        sample.value
+        for family in text_string_to_metric_families(text)
+        for sample in family.samples
+        if sample.name == "quizbot_scheduler_leader"
+    )
+
+
 @dataclass
 class BotProcess:
     """One run of the bot; ``start`` again after ``kill`` restarts it on the same files."""
 
     fake: FakeSlack
-    db: Path
+    db: Path | str  # a SQLite file or a PostgreSQL URL
     port: int = field(default_factory=free_port)
     metrics_port: int = field(default_factory=free_port)
     logs: list[str] = field(default_factory=list)  # stderr of every run, in order
@@ -94,6 +109,11 @@ class BotProcess:
         text = (await self._process.stderr.read()).decode()
         self.logs.append(text)
         return text
+
+    @property
+    def pid(self) -> int:
+        assert self._process is not None
+        return self._process.pid
 
     def kill_now(self) -> None:
         """SIGKILL at once, from a callback (say the fake's, mid-request)."""

@@ -14,27 +14,12 @@ from pathlib import Path
 import aiohttp
 import psycopg
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from .fake_slack import FakeSlack, SlackDriver, User, buttons, shown_text
-from .process import QUIZBOT, REPO, free_port, healthy
+from .process import QUIZBOT, REPO, free_port, healthy, leader_gauge
 from .support import SECRET
 
 pytestmark = pytest.mark.process
-
-
-async def leader_gauge(port: int) -> float:
-    async with (
-        aiohttp.ClientSession() as session,
-        session.get(f"http://127.0.0.1:{port}/metrics") as resp,
-    ):
-        text = await resp.text()
-    return next(
-        sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if sample.name == "quizbot_scheduler_leader"
-    )
 
 
 def workers_of(parent: int) -> list[int]:
