@@ -88,12 +88,12 @@ class Database:
     ) -> Database:
         """Open (creating and migrating) the database: a SQLite file (a path or
         ``sqlite:///path``) or a PostgreSQL database (``postgresql://…``). ``max_batch=1``
-        turns group commit off: one transaction per write (the benchmarks' baseline). On
-        SQLite a write that finds the database locked by another process waits
-        ``busy_timeout_ms``, then fails."""
+        turns group commit off: one transaction per write (the benchmarks' baseline). A
+        write that finds the data locked by another process waits ``busy_timeout_ms``,
+        then fails (SQLite's busy timeout; PostgreSQL's ``lock_timeout``)."""
         location = str(location)
         if location.startswith(("postgresql://", "postgres://")):
-            return await cls._open_postgres(location, max_batch)
+            return await cls._open_postgres(location, max_batch, busy_timeout_ms)
         path = location.removeprefix(SQLITE_URL)  # sqlite:///rel.db, sqlite:////abs.db
         try:
             Path(path).parent.mkdir(parents=True, exist_ok=True)
@@ -115,14 +115,14 @@ class Database:
         return cls(path, writer, SQLiteReader(reader), max_batch)
 
     @classmethod
-    async def _open_postgres(cls, url: str, max_batch: int) -> Database:
+    async def _open_postgres(cls, url: str, max_batch: int, lock_timeout_ms: int) -> Database:
         import psycopg
 
         from bot.persistence import postgres
 
         writer = WriterThread()
         try:
-            await writer.call(postgres.open_writer, url)
+            await writer.call(postgres.open_writer, url, lock_timeout_ms)
             reader = await postgres.Reader.open(url)
         except (psycopg.Error, StoreError) as exc:
             await writer.close()
@@ -166,15 +166,23 @@ class Database:
                 batch.append(self._queue.get_nowait())
             await self._commit(batch)
 
-    async def _commit(self, batch: list[tuple[Work, asyncio.Future[Any]]]) -> None:
+    async def _commit(
+        self, batch: list[tuple[Work, asyncio.Future[Any]]], again: bool = True
+    ) -> None:
         """One transaction for the whole batch; if it fails, each item is retried alone
-        so that one bad write fails only its own caller."""
+        so that one bad write fails only its own caller. A batch that met a dropped
+        PostgreSQL connection is tried once more on a new one: answers are idempotent
+        (one per run position), so even a lost COMMIT's outcome cannot count twice."""
         if self.postgres:  # another process may have started or ended a competition
             self.ledger.forget_competitions()
         try:
             results = await self._writer.call(transaction, [work for work, _ in batch])
         except Exception as exc:
             self.ledger.clear()  # it may hold ids the rollback took back
+            if again and getattr(self._writer.connection, "lost", False):
+                log.warning("the database connection was lost; writing on a new one")
+                await self._commit(batch, again=False)
+                return
             if len(batch) > 1:
                 for item in batch:
                     await self._commit([item])

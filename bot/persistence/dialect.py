@@ -54,6 +54,11 @@ class PostgresConnection:
         cursor.executemany(postgres_sql(sql), parameters)  # pipelined by psycopg
         return cursor
 
+    @property
+    def lost(self) -> bool:
+        """The server closed the connection (or it broke): it cannot be used again."""
+        return bool(self.connection.broken or self.connection.closed)
+
     def close(self) -> None:
         self.connection.close()
 

@@ -22,6 +22,9 @@ log = logging.getLogger(__name__)
 # Reading connections per process: enough for a burst's reads to overlap on 2-4 cores
 # without crowding the server's max_connections when many processes run.
 READERS = 4
+# Seconds: a server that does not answer fails the request (players get "try again")
+# instead of holding the writer or a read for TCP's minutes.
+CONNECT_TIMEOUT = 5
 MIGRATION_LOCK = 0x717569_7A626F74  # "quizbot"
 # SQLite's function, which the repositories' SQL uses on a JSON text column.
 _BOOTSTRAP = """
@@ -45,6 +48,7 @@ def migrate(connection: psycopg.Connection[Any], migrations: Sequence[str] = MIG
     transaction, the version kept in ``schema_version``."""
     while True:
         with connection.transaction():
+            connection.execute("SET LOCAL lock_timeout = 0")  # wait for another's migration
             connection.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
             connection.execute(_BOOTSTRAP.encode())
             found = connection.execute("SELECT version FROM schema_version").fetchone()
@@ -62,12 +66,22 @@ def migrate(connection: psycopg.Connection[Any], migrations: Sequence[str] = MIG
         log.info("database migrated to schema version %d", version + 1)
 
 
-def open_writer(writer: WriterThread, url: str) -> None:
-    # Autocommit: the writer says BEGIN and COMMIT itself, as it does on SQLite.
-    connection = psycopg.connect(url, autocommit=True)
-    writer.connection = PostgresConnection(connection)
+def open_writer(writer: WriterThread, url: str, lock_timeout_ms: int) -> None:
+    def connect(writer: WriterThread) -> None:
+        # Autocommit: the writer says BEGIN and COMMIT itself, as it does on SQLite.
+        connection = psycopg.connect(
+            url,
+            autocommit=True,
+            connect_timeout=CONNECT_TIMEOUT,
+            options=f"-c lock_timeout={int(lock_timeout_ms)}",
+        )
+        writer.connection = PostgresConnection(connection)
+
+    connect(writer)
     writer.begin = "BEGIN"
-    migrate(connection)
+    writer.reconnect = connect
+    assert isinstance(writer.connection, PostgresConnection)
+    migrate(writer.connection.connection)
 
 
 class Reader:
@@ -75,21 +89,34 @@ class Reader:
     so that concurrent clicks' reads (on PostgreSQL every click reads its run) overlap
     instead of queueing on one connection."""
 
-    def __init__(self, pool: AsyncConnectionPool[Any]):
-        self._pool = pool
+    def __init__(self, pool: AsyncConnectionPool[Any], size: int):
+        self._pool, self._size = pool, size
 
     @classmethod
     async def open(cls, url: str, size: int = READERS) -> Reader:
         pool: AsyncConnectionPool[Any] = AsyncConnectionPool(
-            url, min_size=size, max_size=size, kwargs={"autocommit": True}, open=False
+            url,
+            min_size=size,
+            max_size=size,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT},
+            timeout=CONNECT_TIMEOUT,  # a read waits this long for a connection, then fails
+            open=False,
         )
         await pool.open(wait=True, timeout=10)
-        return cls(pool)
+        return cls(pool, size)
 
     async def read(self, sql: str, params: Sequence[Any]) -> list[Any]:
-        async with self._pool.connection() as connection:
-            cursor = await connection.execute(postgres_sql(sql), params)
-            return await cursor.fetchall()
+        """A read is safe to repeat: after a server restart each pooled connection fails
+        once (and the pool replaces it), so a read tries past every one of them."""
+        for attempt in range(self._size + 1):
+            try:
+                async with self._pool.connection() as connection:
+                    cursor = await connection.execute(postgres_sql(sql), params)
+                    return await cursor.fetchall()
+            except psycopg.OperationalError:
+                if attempt == self._size:
+                    raise
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         await self._pool.close()

@@ -29,6 +29,9 @@ class WriterThread:
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="quizbot-writer")
         self.connection: Connection | None = None
         self.begin = "BEGIN IMMEDIATE"  # SQLite's: take the write lock now, not mid-batch
+        # PostgreSQL's: a new connection when the server dropped the last one (a restart,
+        # a fail-over); the batch that met the drop failed, the next one reconnects.
+        self.reconnect: Callable[[WriterThread], None] | None = None
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
         loop = asyncio.get_running_loop()
@@ -55,6 +58,8 @@ def open_writer(writer: WriterThread, path: str, busy_timeout_ms: int) -> None:
 
 
 def transaction(writer: WriterThread, works: Sequence[Work]) -> list[Any]:
+    if writer.reconnect is not None and getattr(writer.connection, "lost", False):
+        writer.reconnect(writer)
     db = writer.connection
     assert db is not None
     db.execute(writer.begin)
