@@ -32,6 +32,7 @@ from bot.persistence.rows import (
 )
 from bot.persistence.runs import RunRepository
 from bot.persistence.schema import MIGRATIONS, integrity_problems
+from bot.persistence.workspace_banks import Proposal, StoredBank, WorkspaceBankRepository
 
 
 class Store:
@@ -46,6 +47,7 @@ class Store:
         self.dailies = DailyRepository(database)
         self.races = RaceRepository(database)
         self.competitions = CompetitionRepository(database)
+        self.workspace_banks = WorkspaceBankRepository(database)
 
     @classmethod
     async def open(
@@ -79,12 +81,15 @@ __all__ = [
     "Credit",
     "DailyRepository",
     "Database",
+    "Proposal",
     "RaceRepository",
     "Recorded",
     "RunRepository",
     "Standing",
     "Store",
     "StoreError",
+    "StoredBank",
     "TotalRow",
+    "WorkspaceBankRepository",
     "integrity_problems",
 ]

@@ -176,6 +176,32 @@ MIGRATIONS: tuple[str, ...] = (
     CREATE UNIQUE INDEX competitions_one_active
         ON competitions (platform, workspace_id) WHERE ended_at IS NULL;
     """,
+    # 3: a workspace's own banks, and questions its members propose for them.
+    """
+    CREATE TABLE workspace_banks (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        revision INTEGER NOT NULL,
+        updated_by TEXT NOT NULL,
+        updated_at REAL NOT NULL,
+        PRIMARY KEY (platform, workspace_id, bank_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE proposals (
+        proposal_id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        author_id TEXT NOT NULL,
+        question TEXT NOT NULL,
+        status TEXT NOT NULL DEFAULT 'pending',
+        created_at REAL NOT NULL,
+        decided_by TEXT,
+        decided_at REAL
+    );
+    CREATE INDEX proposals_pending ON proposals (platform, workspace_id, status);
+    """,
 )
 
 

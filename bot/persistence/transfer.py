@@ -32,8 +32,10 @@ TABLES = (
     "races",
     "race_answers",
     "competitions",
+    "workspace_banks",
+    "proposals",
 )
-IDENTITIES = {"boards": "board_id", "competitions": "competition_id"}
+IDENTITIES = {"boards": "board_id", "competitions": "competition_id", "proposals": "proposal_id"}
 # Every board's rows, as a leaderboard reads them.
 BOARDS = (
     "SELECT b.platform, b.workspace_id, b.bank_id, b.period, t.player_id, t.points,"
