@@ -286,7 +286,8 @@ def _cmd_banks_list(args: argparse.Namespace) -> int:
     catalog = load_banks(_settings(args).core)
     for bank in catalog.banks:
         aliases = f" (also: {', '.join(bank.aliases)})" if bank.aliases else ""
-        print(f"{bank.id}{aliases}: {bank.title['en']} — {len(bank.questions)} questions")
+        title = bank.text(bank.title, "en")
+        print(f"{bank.id}{aliases}: {title} — {len(bank.questions)} questions")
     return 0
 
 
