@@ -149,7 +149,8 @@ class _Reader:
             right = 0 if true_false.group(1).upper().startswith("T") else 1
             # "{T#shown when wrong#shown when right}": the second explains the answer.
             feedback = (true_false.group(2) or "").split("#")
-            return TRUE_FALSE[self.language], right, _text(feedback[2] if len(feedback) > 2 else "")
+            said = _text(feedback[2], html) if len(feedback) > 2 else ""
+            return TRUE_FALSE[self.language], right, said
         parts = re.split(r"([=~])", body)
         if parts[0].strip():
             self.problems.add(line, self.number, "text before the first choice (= or ~)")
