@@ -108,8 +108,8 @@ def import_text(
                 )
             )
         questions.append(_question(draft, question_id, lacking, options.language))
-    if not parsed.questions and not problems:
-        problems.append(BankError(path, 1, "no questions found"))
+    if not parsed.questions:  # nothing for the bank's checks to add
+        return None, problems or [BankError(path, 1, "no questions found")]
     stem = Path(path).stem
     title = options.title or parsed.title or stem
     data = {
