@@ -32,9 +32,12 @@ def load_banks(core: CoreSettings, report: bool = True) -> Catalog:
 
 
 @asynccontextmanager
-async def compose(core: CoreSettings, *, report: bool = True) -> AsyncIterator[Engine]:
-    """The engine on the settings' store and banks, for the length of the block."""
-    banks = load_banks(core, report)
+async def compose(
+    core: CoreSettings, *, report: bool = True, catalog: Catalog | None = None
+) -> AsyncIterator[Engine]:
+    """The engine on the settings' store and banks (or ``catalog``'s), for the length of
+    the block."""
+    banks = catalog or load_banks(core, report)
     store = await Store.open(core.db)
     tasks = Supervisor()
     try:  # closing the store on every way out: its threads would keep the process alive

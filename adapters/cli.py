@@ -11,15 +11,19 @@ import os
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
+from dataclasses import replace
 from importlib.metadata import version
 from pathlib import Path
 from typing import TypeVar
 
 from adapters.phrases import TEXT, render
-from bot.content.banks import SHIPPED_BANKS, load_catalog, reload_catalog
+from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog, reload_catalog
 from bot.content.export import export
+from bot.content.formats import FORMATS, UnknownFormat
+from bot.content.formats.importer import Options, import_file, load_bank_file, write_atomically
 from bot.content.lint import lint, load_rules, rate_table
 from bot.operations import logs
 from bot.operations.leadership import leadership_for
@@ -70,8 +74,10 @@ def _options(args: argparse.Namespace) -> dict[str, object]:
     return {o: getattr(args, o[2:].replace("-", "_"), None) for o in declared_options}
 
 
-async def _engine_work(core: CoreSettings, work: Callable[[Engine], Awaitable[T]]) -> T:
-    async with compose(core) as engine:
+async def _engine_work(
+    core: CoreSettings, work: Callable[[Engine], Awaitable[T]], catalog: Catalog | None = None
+) -> T:
+    async with compose(core, catalog=catalog) as engine:
         return await work(engine)
 
 
@@ -89,18 +95,43 @@ def _terminal_locale(asked: str | None, core: CoreSettings) -> str:
     return i18n.choose(asked, posix, default=core.default_lang)
 
 
+# What `quizbot play` takes for a file rather than a topic.
+_FILE_SUFFIXES = (".yaml", ".yml", ".txt", *(f.extension for f in FORMATS.values() if f.extension))
+
+
+def _bank_file(topic: str, form: str | None) -> Path | None:
+    path = Path(topic)
+    return path if form or path.is_file() or path.suffix.lower() in _FILE_SUFFIXES else None
+
+
 def _cmd_play(args: argparse.Namespace) -> int:
     player = console.terminal_player(args.player or getpass.getuser() or "player")
     core = _settings(args).core
     locale = _terminal_locale(args.lang, core)
+    topic, catalog = args.topic, None
+    path = _bank_file(args.topic, args.format)
+    if path is not None:
+        # Trying a file out: nothing of it reaches the player's real database.
+        options = Options(args.format, language=args.file_lang, allow_missing=True)
+        bank, problems = load_bank_file(path, options)
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        if bank is None:
+            return 1
+        topic, catalog = bank.id, Catalog((bank,))
 
     async def work(engine: Engine) -> int:
         return await console.play(
-            engine, args.topic, player, locale, questions=args.questions, new=args.new
+            engine, topic, player, locale, questions=args.questions, new=args.new
         )
 
     try:
-        return asyncio.run(_engine_work(core, work))
+        if catalog is None:
+            return asyncio.run(_engine_work(core, work))
+        with tempfile.TemporaryDirectory(prefix="quizbot-play-") as scratch:
+            return asyncio.run(
+                _engine_work(replace(core, db=Path(scratch) / "play.db"), work, catalog)
+            )
     except KeyboardInterrupt:  # Ctrl-C: every answer given is already on disk
         console.Terminal(locale).stopped()
         return 130
@@ -255,7 +286,8 @@ def _cmd_banks_list(args: argparse.Namespace) -> int:
     catalog = load_banks(_settings(args).core)
     for bank in catalog.banks:
         aliases = f" (also: {', '.join(bank.aliases)})" if bank.aliases else ""
-        print(f"{bank.id}{aliases}: {bank.title['en']} — {len(bank.questions)} questions")
+        title = bank.text(bank.title, "en")
+        print(f"{bank.id}{aliases}: {title} — {len(bank.questions)} questions")
     return 0
 
 
@@ -378,8 +410,47 @@ def _cmd_banks_export(args: argparse.Namespace) -> int:
             print(f"unknown bank(s): {', '.join(unknown)}", file=sys.stderr)
             return 2
         banks = [b for b in found if b]
-    json.dump(export(banks), sys.stdout, ensure_ascii=False, indent=2)
-    print()
+    if args.format == "json":
+        json.dump(export(banks), sys.stdout, ensure_ascii=False, indent=2)
+        print()
+        return 0
+    if len(banks) != 1:
+        print(
+            f"--format {args.format} writes one bank: name it"
+            f" (quizbot banks export --format {args.format} ID)",
+            file=sys.stderr,
+        )
+        return 2
+    [bank] = banks
+    language = args.lang or bank.locales[0]
+    if language not in bank.locales:
+        print(
+            f"bank {bank.id} has no text in {language} (its languages: {', '.join(bank.locales)})",
+            file=sys.stderr,
+        )
+        return 2
+    sys.stdout.write(FORMATS[args.format].write(bank, language))
+    return 0
+
+
+def _cmd_banks_import(args: argparse.Namespace) -> int:
+    options = Options(args.format, args.id, args.title, args.lang, args.allow_missing)
+    try:
+        imported, problems = import_file(Path(args.file), options)
+    except UnknownFormat as exc:
+        print(f"quizbot: {exc}", file=sys.stderr)
+        return 2
+    for problem in problems:
+        print(problem, file=sys.stderr)
+    if imported is None:
+        print(f"{len(problems)} problem(s): nothing written", file=sys.stderr)
+        return 1
+    if args.output is None:
+        sys.stdout.write(imported.text)
+        return 0
+    write_atomically(Path(args.output), imported.text)
+    bank = imported.bank
+    print(f"{args.output}: bank {bank.id}, {len(bank.questions)} question(s) in {bank.locales[0]}")
     return 0
 
 
@@ -419,8 +490,20 @@ def parser() -> argparse.ArgumentParser:
             help="SQLite file or postgresql:// URL (default: $QUIZBOT_DB or the user data dir)",
         )
 
+    formats = list(FORMATS)
     play = sub.add_parser("play", help="play a quiz in the terminal")
-    play.add_argument("topic", help="bank id, alias or title, e.g. offloading")
+    play.add_argument(
+        "topic",
+        help="bank id, alias or title, e.g. offloading; or a bank file (.yaml or an import"
+        " format) to try without touching your database",
+    )
+    play.add_argument("--format", choices=formats, help="the file's format (else its extension)")
+    play.add_argument(
+        "--file-lang",
+        choices=i18n.LOCALES,
+        default=i18n.DEFAULT_LOCALE,
+        help="the language an import-format file is written in (default en)",
+    )
     play.add_argument("--lang", choices=i18n.LOCALES, help="language (default: from $LANG)")
     play.add_argument("--player", help="your name on the leaderboard (default: login name)")
     play.add_argument(
@@ -460,7 +543,7 @@ def parser() -> argparse.ArgumentParser:
     db_option(run)
     run.set_defaults(func=_cmd_run)
 
-    banks = sub.add_parser("banks", help="list, check or export question banks")
+    banks = sub.add_parser("banks", help="list, check, import or export question banks")
     banks_sub = banks.add_subparsers(dest="banks_command", required=True)
     banks_sub.add_parser("list", help="list the loaded banks").set_defaults(func=_cmd_banks_list)
     check = banks_sub.add_parser("check", help="validate bank files (default: all banks)")
@@ -471,10 +554,31 @@ def parser() -> argparse.ArgumentParser:
     )
     lint_cmd.add_argument("paths", nargs="*", help="bank files or directories")
     lint_cmd.set_defaults(func=_cmd_banks_lint)
-    exp = banks_sub.add_parser("export", help="print banks as JSON")
-    exp.add_argument("--format", choices=["json"], default="json")
-    exp.add_argument("ids", nargs="*", help="bank ids (default: all)")
+    exp = banks_sub.add_parser("export", help="print banks as JSON or in an import format")
+    exp.add_argument("--format", choices=["json", *formats], default="json")
+    exp.add_argument(
+        "--lang", choices=i18n.LOCALES, help="other formats: the language (default: the first)"
+    )
+    exp.add_argument("ids", nargs="*", help="bank ids (default: all; one for other formats)")
     exp.set_defaults(func=_cmd_banks_export)
+    imp = banks_sub.add_parser("import", help="convert a GIFT, Aiken, XML, JSON or CSV file")
+    imp.add_argument("file", help="the file (.gift, .xml, .json, .csv; Aiken: --format aiken)")
+    imp.add_argument("--format", choices=formats, help="default: from the file's extension")
+    imp.add_argument("--id", help="the bank's id (default: from the file's name)")
+    imp.add_argument("--title", help="the bank's title (default: the file's category or name)")
+    imp.add_argument(
+        "--lang",
+        choices=i18n.LOCALES,
+        default=i18n.DEFAULT_LOCALE,
+        help="the file's language (default en)",
+    )
+    imp.add_argument(
+        "--allow-missing",
+        action="store_true",
+        help="mark explanations and references the file lacks as missing instead of failing",
+    )
+    imp.add_argument("-o", "--output", help="the bank file to write (default: standard output)")
+    imp.set_defaults(func=_cmd_banks_import)
 
     database = sub.add_parser("db", help="check, back up or move the database")
     database_sub = database.add_subparsers(dest="db_command", required=True)

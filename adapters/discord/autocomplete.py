@@ -49,7 +49,7 @@ async def topic_choices(
     prefix = "".join(f"{part.strip()}," for part in head.split(",") if part.strip())
     return [
         app_commands.Choice(
-            name=fit(f"{prefix}{i18n.pick(bank.title, locale)} ({bank.id})", CHOICE_LIMIT),
+            name=fit(f"{prefix}{bank.text(bank.title, locale)} ({bank.id})", CHOICE_LIMIT),
             value=prefix + bank.id,
         )
         for bank in engine.catalog.search(typed, locale, MAX_CHOICES)

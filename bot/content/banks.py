@@ -20,18 +20,31 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from bot.operations.settings import extra_bank_dirs
-from bot.ui.i18n import LOCALES, pick
+from bot.ui.i18n import LOCALES
 
 Text = Mapping[str, str]
 T = TypeVar("T")
 
 DIFFICULTIES = ("easy", "medium", "hard")
-BANK_KEYS = frozenset({"id", "aliases", "title", "description", "tags", "questions"})
+BANK_KEYS = frozenset({"id", "aliases", "locales", "title", "description", "tags", "questions"})
+# What a question may lack, when its ``missing`` list says so (an import from a format
+# that cannot carry it, such as Open Trivia DB's explanation-less questions).
+MAY_BE_MISSING = ("explanation", "references")
 QUESTION_KEYS = frozenset(
-    {"id", "difficulty", "tags", "prompt", "choices", "answer", "explanation", "references"}
+    {
+        "id",
+        "difficulty",
+        "tags",
+        "prompt",
+        "choices",
+        "answer",
+        "explanation",
+        "references",
+        "missing",
+    }
 )
 REQUIRED_BANK_KEYS = ("id", "title", "description", "questions")
-REQUIRED_QUESTION_KEYS = ("id", "prompt", "choices", "answer", "explanation", "references")
+REQUIRED_QUESTION_KEYS = ("id", "prompt", "choices", "answer")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MIN_CHOICES, MAX_CHOICES = 2, 5
 # YAML 1.1 reads these plain scalars as booleans: text that looks like this must be quoted.
@@ -46,10 +59,11 @@ class Question:
     prompt: Text
     choices: tuple[Text, ...]
     answer: int
-    explanation: Text
-    references: tuple[str, ...]
+    explanation: Text  # empty when missing
+    references: tuple[str, ...]  # empty when missing
     difficulty: str = "medium"
     tags: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()  # of MAY_BE_MISSING: fields the question has none of yet
     line: int = field(default=0, compare=False)  # where it starts in its file, for reports
 
 
@@ -61,6 +75,7 @@ class Bank:
     questions: tuple[Question, ...]
     aliases: tuple[str, ...] = ()
     tags: tuple[str, ...] = ()
+    locales: tuple[str, ...] = LOCALES  # every text is complete in each; the first is the main
     path: str = ""
 
     @cached_property
@@ -69,6 +84,16 @@ class Bank:
 
     def question(self, question_id: str) -> Question | None:
         return self._by_id.get(question_id)
+
+    def language(self, locale: str) -> str:
+        """The language this bank's text is shown in to a player of ``locale``: theirs
+        when the bank has it, else the bank's first."""
+        return locale if locale in self.locales else self.locales[0]
+
+    def text(self, text: Text, locale: str) -> str:
+        """One of this bank's texts for a player of ``locale`` (empty for a missing
+        explanation): every lookup of bank text goes through here."""
+        return text.get(self.language(locale), "")
 
 
 @dataclass(frozen=True)
@@ -102,6 +127,10 @@ class _Reader:
     errors: list[BankError] = field(default_factory=list)
     bank_id: str | None = None
     question_id: str | None = None
+    # The bank's declared languages; None while unknown (its ``locales`` is broken), so
+    # that texts are not also reported against a guess.
+    locales: tuple[str, ...] | None = LOCALES
+    hint: str = ""  # after a missing translation, when the bank declares no languages
 
     def error(self, node: Node, message: str) -> None:
         self.errors.append(
@@ -150,10 +179,33 @@ class _Reader:
 
     def localized(self, node: Node, what: str) -> dict[str, str]:
         fields = self.mapping(node, what, frozenset(LOCALES))
-        missing = [loc for loc in LOCALES if loc not in fields]
+        declared = self.locales or tuple(loc for loc in LOCALES if loc in fields)
+        missing = [loc for loc in declared if loc not in fields]
         if missing:
-            raise self.fail(node, f"{what} is missing the translation(s): {', '.join(missing)}")
-        return {loc: self.text(fields[loc], f"{what} ({loc})") for loc in LOCALES}
+            raise self.fail(
+                node, f"{what} is missing the translation(s): {', '.join(missing)}{self.hint}"
+            )
+        extra = [loc for loc in LOCALES if loc in fields and loc not in declared]
+        if extra:
+            raise self.fail(
+                node,
+                f"{what} has text in {', '.join(extra)}, which the bank does not declare"
+                f" (locales: {', '.join(declared)})",
+            )
+        return {loc: self.text(fields[loc], f"{what} ({loc})") for loc in declared}
+
+    def languages(self, node: Node, what: str) -> tuple[str, ...]:
+        found = self.texts(node, what)
+        unknown = [loc for loc in found if loc not in LOCALES]
+        if unknown:
+            raise self.fail(
+                node, f"locales: unknown {', '.join(unknown)} (known: {', '.join(LOCALES)})"
+            )
+        if not found:
+            raise self.fail(node, "locales must name at least one language")
+        if len(set(found)) < len(found):
+            raise self.fail(node, "locales names a language twice")
+        return found
 
     def texts(self, node: Node, what: str) -> tuple[str, ...]:
         if not isinstance(node, SequenceNode):
@@ -187,12 +239,23 @@ class _Reader:
         fields = self.mapping(root, "the bank", BANK_KEYS)
         if not self.require(root, fields, REQUIRED_BANK_KEYS, "the bank"):
             return None
+        # Before any text: the languages decide what every text must hold.
+        self.locales = self.attempt(self.optional, fields, "locales", self.languages, LOCALES)
+        if "locales" not in fields:
+            self.hint = " (or declare the bank's languages, e.g. 'locales: [en]')"
         title = self.attempt(self.localized, fields["title"], "title")
         description = self.attempt(self.localized, fields["description"], "description")
         aliases = self.attempt(self.optional, fields, "aliases", self.texts, ())
         tags = self.attempt(self.optional, fields, "tags", self.texts, ())
         questions = self.questions(fields["questions"])
-        if self.errors or title is None or description is None or aliases is None or tags is None:
+        if (
+            self.errors
+            or self.locales is None
+            or title is None
+            or description is None
+            or aliases is None
+            or tags is None
+        ):
             return None
         return Bank(
             id=self.bank_id or "",
@@ -201,6 +264,7 @@ class _Reader:
             questions=questions,
             aliases=tuple(a.lower() for a in aliases),
             tags=tags,
+            locales=self.locales,
             path=self.path,
         )
 
@@ -229,13 +293,28 @@ class _Reader:
             seen.add(qid)
         before = len(self.errors)
         fields = self.mapping(node, "the question", QUESTION_KEYS)
-        if not self.require(node, fields, REQUIRED_QUESTION_KEYS, "the question"):
+        missing = self.attempt(self.optional, fields, "missing", self.missing, ())
+        if missing is None:
             return None
+        present = [k for k in MAY_BE_MISSING if k not in missing]
+        if not self.require(node, fields, (*REQUIRED_QUESTION_KEYS, *present), "the question"):
+            return None
+        for key in missing:
+            if key in fields:
+                self.error(fields[key], f"{key} is given but 'missing' says it is missing")
         prompt = self.attempt(self.localized, fields["prompt"], "prompt")
         choices = self.attempt(self.choices, fields["choices"])
-        answer = self.attempt(self.answer, fields["answer"], len(choices or ()))
-        explanation = self.attempt(self.localized, fields["explanation"], "explanation")
-        references = self.attempt(self.references, fields["references"])
+        # Without valid choices there is no range to check the answer against.
+        count = len(choices) if choices is not None else None
+        answer = self.attempt(self.answer, fields["answer"], count)
+        explanation = (
+            {}
+            if "explanation" in missing
+            else self.attempt(self.localized, fields["explanation"], "explanation")
+        )
+        references = (
+            () if "references" in missing else self.attempt(self.references, fields["references"])
+        )
         difficulty = self.attempt(self.optional, fields, "difficulty", self.difficulty, "medium")
         tags = self.attempt(self.optional, fields, "tags", self.texts, ())
         if (
@@ -258,6 +337,7 @@ class _Reader:
             references=references,
             difficulty=difficulty,
             tags=tags,
+            missing=missing,
             line=node.start_mark.line + 1,
         )
 
@@ -269,19 +349,30 @@ class _Reader:
         out: list[dict[str, str]] = []
         for number, item in enumerate(node.value, start=1):
             choice = self.localized(item, f"choice {number}")
-            for loc in LOCALES:
+            for loc in choice:
                 if any(prior[loc].casefold() == choice[loc].casefold() for prior in out):
                     raise self.fail(item, f"choice {number} repeats another choice ({loc})")
             out.append(choice)
         return tuple(out)
 
-    def answer(self, node: Node, count: int) -> int:
+    def answer(self, node: Node, count: int | None) -> int:
         if not isinstance(node, ScalarNode) or node.tag != _INT_TAG:
             raise self.fail(node, "answer must be the 0-based index of the right choice")
         value = int(node.value)
-        if not 0 <= value < count:
+        if count is not None and not 0 <= value < count:
             raise self.fail(node, f"answer {value} is out of range (0 to {count - 1})")
         return value
+
+    def missing(self, node: Node, what: str) -> tuple[str, ...]:
+        found = self.texts(node, what)
+        wrong = [k for k in found if k not in MAY_BE_MISSING]
+        if wrong or len(set(found)) < len(found):
+            raise self.fail(
+                node,
+                f"missing lists what a question lacks, once each, of: {', '.join(MAY_BE_MISSING)}",
+            )
+        # The file's order does not matter; one order keeps equal questions equal.
+        return tuple(k for k in MAY_BE_MISSING if k in found)
 
     def references(self, node: Node) -> tuple[str, ...]:
         refs = self.texts(node, "references")
@@ -370,7 +461,7 @@ class Catalog:
             b
             for b in self.banks
             if not needle
-            or any(needle in _normal(n) for n in (b.id, *b.aliases, pick(b.title, locale)))
+            or any(needle in _normal(n) for n in (b.id, *b.aliases, b.text(b.title, locale)))
         ]
         return hits[:limit]
 

@@ -21,6 +21,7 @@ from urllib.parse import urlparse
 import yaml
 
 from bot.content.banks import Bank, BankError, Question
+from bot.ui.i18n import LOCALE_NAMES
 
 LANGUAGES = ("en", "hi", "bn")
 MAX_LONGEST_RATE = 0.35  # new banks overall: the right choice strictly the longest
@@ -186,7 +187,7 @@ class Rates:
     """How a bank's choices could be gamed; each a share of its questions."""
 
     questions: int
-    longest_right: Mapping[str, float]  # per language: the right choice strictly longest
+    longest_right: Mapping[str, float]  # per declared language: the right choice longest
     longest_player: float  # the score of a player who always picks the longest choice
     shortest_player: float  # and of one who always picks the shortest (an overcorrection)
     hedged_player: float  # the score of one who picks the most hedged choice
@@ -227,28 +228,39 @@ class _Linter:
         (self.notes if note else self.findings).append(error)
 
     def texts(self, question: Question) -> list[tuple[str, Mapping[str, str]]]:
+        explained = () if "explanation" in question.missing else (question.explanation,)
         return [
             ("prompt", question.prompt),
             *((f"choice {i + 1}", c) for i, c in enumerate(question.choices)),
-            ("explanation", question.explanation),
+            *(("explanation", e) for e in explained),
         ]
 
+    def missing(self, bank: Bank, question: Question) -> None:
+        """``check`` accepts a question an import could not complete; the lint, the bar
+        our own banks are held to, does not."""
+        for key in question.missing:
+            self.report(bank, question, f"{key} is missing: write it, then drop it from 'missing'")
+
     def languages(self, bank: Bank, question: Question) -> None:
+        """Only the bank's declared languages: the others' numbers are compared with its
+        main one (English when it has it), the glossary applies when it has English."""
+        main = bank.language("en")
+        others = [lang for lang in bank.locales if lang != main]
         for name, text in self.texts(question):
-            english = _numbers(text["en"])
-            for lang in ("hi", "bn"):
-                if _numbers(text[lang]) != english:
+            first = _numbers(text[main])
+            for lang in others:
+                if _numbers(text[lang]) != first:
                     self.report(
                         bank,
                         question,
                         f"{name}: the numbers in {lang} "
-                        f"{_numbers(text[lang])} differ from English {english}",
+                        f"{_numbers(text[lang])} differ from {LOCALE_NAMES[main]} {first}",
                     )
-            for term in self.rules.terms:
+            for term in self.rules.terms if main == "en" else ():
                 if term.used_in(text["en"]):
-                    for lang in ("hi", "bn"):
+                    for lang in others:
                         self.term(bank, question, name, term, lang, text[lang])
-        for lang in LANGUAGES:
+        for lang in question.explanation:
             count = sentences(question.explanation[lang])
             if not 2 <= count <= 4:
                 self.report(
@@ -302,20 +314,20 @@ class _Linter:
         prompt nor its wrong choices; number words count as digits), or three quarters of
         its distinctive words."""
         for other in bank.questions:
-            right = set(_words(other.choices[other.answer]["en"]))
-            around = set(_words(other.prompt["en"]))
+            right = set(_words(bank.text(other.choices[other.answer], "en")))
+            around = set(_words(bank.text(other.prompt, "en")))
             for i, choice in enumerate(other.choices):
                 if i != other.answer:
-                    around |= set(_words(choice["en"]))
+                    around |= set(_words(bank.text(choice, "en")))
             distinct = right - around - _STOPWORDS
             numbers = {w for w in distinct if _NUMBER.fullmatch(w) and len(w) > 1}
             words = {w for w in distinct if not _NUMBER.fullmatch(w) and len(w) > 4}
             for question in bank.questions:
                 if question is other:
                     continue
-                said = set(_words(question.explanation["en"]))
+                said = set(_words(bank.text(question.explanation, "en")))
                 # A number of its own answer is no leak, though another answer has it too.
-                own = set(_words(question.choices[question.answer]["en"]))
+                own = set(_words(bank.text(question.choices[question.answer], "en")))
                 if numbers and numbers <= said - own:
                     given = numbers
                 elif len(words) >= 3 and len(words & said) >= 0.75 * len(words):
@@ -330,23 +342,26 @@ class _Linter:
 
     def rates(self, bank: Bank) -> Rates:
         seed = bank.id in self.rules.seed_banks
-        longest = {lang: 0 for lang in LANGUAGES}
+        longest = {lang: 0 for lang in bank.locales}
         longest_player, shortest_player, hedged_player, cue = [], [], [], 0
         for question in bank.questions:
-            for lang in LANGUAGES:
+            for lang in bank.locales:
                 lengths = [len(c[lang]) for c in question.choices]
                 top = max(lengths)
                 if lengths[question.answer] == top and lengths.count(top) == 1:
                     longest[lang] += 1
-            lengths = [len(c["en"]) for c in question.choices]
+            lengths = [len(bank.text(c, "en")) for c in question.choices]
             longest_player.append(_score(question, lengths, max(lengths)))
             shortest_player.append(_score(question, lengths, min(lengths)))
-            hedges = [len(set(_words(c["en"])) & self.rules.hedge_words) for c in question.choices]
+            hedges = [
+                len(set(_words(bank.text(c, "en"))) & self.rules.hedge_words)
+                for c in question.choices
+            ]
             hedged_player.append(_score(question, hedges, max(hedges)))
-            right = set(_words(question.choices[question.answer]["en"]))
+            right = set(_words(bank.text(question.choices[question.answer], "en")))
             wrong = set().union(
                 *(
-                    set(_words(c["en"]))
+                    set(_words(bank.text(c, "en")))
                     for i, c in enumerate(question.choices)
                     if i != question.answer
                 )
@@ -368,7 +383,9 @@ class _Linter:
         )
 
     def duplicates(self, banks: Sequence[Bank]) -> None:
-        prompts = [(b, q, " ".join(_words(q.prompt["en"]))) for b in banks for q in b.questions]
+        prompts = [
+            (b, q, " ".join(_words(b.text(q.prompt, "en")))) for b in banks for q in b.questions
+        ]
         for i, (bank, question, text) in enumerate(prompts):
             for other_bank, other, other_text in prompts[i + 1 :]:
                 matcher = SequenceMatcher(None, text, other_text)
@@ -394,9 +411,16 @@ def _combined(rates: Iterable[Rates]) -> Rates | None:
     def weighted(value: Iterable[float]) -> float:
         return sum(v * r.questions for v, r in zip(value, rates, strict=True)) / total
 
+    def language(lang: str) -> float:
+        having = [r for r in rates if lang in r.longest_right]
+        return sum(r.longest_right[lang] * r.questions for r in having) / sum(
+            r.questions for r in having
+        )
+
+    declared = [lang for lang in LANGUAGES if any(lang in r.longest_right for r in rates)]
     return Rates(
         questions=total,
-        longest_right={lang: weighted(r.longest_right[lang] for r in rates) for lang in LANGUAGES},
+        longest_right={lang: language(lang) for lang in declared},
         longest_player=weighted(r.longest_player for r in rates),
         shortest_player=weighted(r.shortest_player for r in rates),
         hedged_player=weighted(r.hedged_player for r in rates),
@@ -409,6 +433,7 @@ def lint(banks: Sequence[Bank], rules: Rules) -> Report:
     rates: dict[str, Rates] = {}
     for bank in banks:
         for question in bank.questions:
+            linter.missing(bank, question)
             linter.languages(bank, question)
             linter.references(bank, question)
         linter.leaks(bank)
@@ -448,7 +473,9 @@ def rate_table(report: Report, seed_banks: frozenset[str]) -> list[str]:
     ]
 
     def line(name: str, r: Rates) -> str:
-        longest = "/".join(f"{r.longest_right[lang]:.0%}" for lang in LANGUAGES)
+        longest = "/".join(
+            f"{r.longest_right[lang]:.0%}" if lang in r.longest_right else "–" for lang in LANGUAGES
+        )
         return (
             f"{name:<27}{r.questions:>9}  {longest:>22}   {r.longest_player:>16.0%}"
             f" {r.shortest_player:>8.0%} {r.hedged_player:>6.0%} {r.cue:>5.0%}"

@@ -15,7 +15,6 @@ from bot.persistence import ChannelResults, TotalRow
 from bot.play import codec
 from bot.play.refs import PlayerRef, ScopeRef
 from bot.play.runs import LETTERS, shuffled_order
-from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import BarRow, ChannelView, ChoiceView, LeaderRow, Notice
 
@@ -95,11 +94,11 @@ def refusal(caller: Caller, kind: str, command: str, **values: object) -> Notice
 
 
 def choices(
-    question: Question, seed: int, locale: str, action: Callable[[int], str]
+    bank: Bank, question: Question, seed: int, locale: str, action: Callable[[int], str]
 ) -> tuple[ChoiceView, ...]:
     order = shuffled_order(seed, question.id, len(question.choices))
     return tuple(
-        ChoiceView(LETTERS[shown], i18n.pick(question.choices[choice], locale), action(choice))
+        ChoiceView(LETTERS[shown], bank.text(question.choices[choice], locale), action(choice))
         for shown, choice in enumerate(order)
     )
 

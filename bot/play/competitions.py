@@ -14,7 +14,6 @@ from bot.play.clock import Clock
 from bot.play.competition import Competition
 from bot.play.refs import ScopeRef
 from bot.play.scheduler import Duty
-from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import Leaderboard, Notice
 
@@ -68,7 +67,7 @@ class Competitions:
             running = await self._competitions.running(caller.scope)
             return notice(loc, "competition_running", name=running.name if running else "")
         titles = ", ".join(
-            i18n.pick(b.title, loc) for b in map(self._catalog.get, bank_ids) if b
+            b.text(b.title, loc) for b in map(self._catalog.get, bank_ids) if b
         ) or t(loc, "all_topics")
         return notice(loc, "competition_started", name=created.name, until=until, topics=titles)
 

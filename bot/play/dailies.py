@@ -8,7 +8,7 @@ import logging
 import secrets
 from datetime import datetime
 
-from bot.content.banks import Catalog, Question
+from bot.content.banks import Bank, Catalog, Question
 from bot.operations import metrics
 from bot.operations.tasks import Supervisor
 from bot.persistence import DailyRepository
@@ -57,8 +57,12 @@ def _duration(seconds: int) -> str:
     )
 
 
-def _choices(post: DailyPost, question: Question, locale: str) -> tuple[ChoiceView, ...]:
-    return choices(question, post.seed, locale, lambda c: codec.DailyAction(post.id, c).encode())
+def _choices(
+    post: DailyPost, bank: Bank, question: Question, locale: str
+) -> tuple[ChoiceView, ...]:
+    return choices(
+        bank, question, post.seed, locale, lambda c: codec.DailyAction(post.id, c).encode()
+    )
 
 
 class DailyQuestions:
@@ -125,7 +129,7 @@ class DailyQuestions:
 
     def _status_text(self, schedule: DailySchedule, locale: str) -> str:
         titles = ", ".join(
-            i18n.pick(b.title, locale) for b in map(self._catalog.get, schedule.topics) if b
+            b.text(b.title, locale) for b in map(self._catalog.get, schedule.topics) if b
         )
         now = self._clock.now()
         next_at = datetime.fromtimestamp(next_post_at(schedule, now), schedule.zone)
@@ -171,9 +175,9 @@ class DailyQuestions:
             locale=daily.locale,
             post_id=daily.id,
             day=daily.day,
-            topic_title=i18n.pick(bank.title, daily.locale),
-            prompt=i18n.pick(question.prompt, daily.locale),
-            choices=_choices(daily, question, daily.locale),
+            topic_title=bank.text(bank.title, daily.locale),
+            prompt=bank.text(question.prompt, daily.locale),
+            choices=_choices(daily, bank, question, daily.locale),
             answered=answered,
             reveal_at=daily.reveal_at,
         )
@@ -227,7 +231,7 @@ class DailyQuestions:
         found = question_in(self._catalog, daily.bank_id, daily.question_id) if daily else None
         if daily is None or found is None or daily.scope.platform != player.platform:
             return notice(locale, "invalid")
-        _, question = found
+        bank, question = found
         if not 0 <= action.choice < len(question.choices):
             return notice(locale, "invalid")
         now = self._clock.now()
@@ -242,7 +246,7 @@ class DailyQuestions:
             lambda streak: scoring.daily_points(correct, question.difficulty, streak),
             now,
         )
-        shown = _choices(daily, question, locale)
+        shown = _choices(daily, bank, question, locale)
         by_key = {codec.decode(c.action_id).choice: c for c in shown}  # type: ignore[union-attr]
         if recorded.duplicate:
             return notice(locale, "daily_already", letter=by_key[recorded.choice].letter)
@@ -253,7 +257,7 @@ class DailyQuestions:
             correct=correct,
             chosen=by_key[action.choice],
             answer=by_key[question.answer],
-            explanation=i18n.pick(question.explanation, locale),
+            explanation=bank.text(question.explanation, locale),
             references=question.references,
             points=recorded.points,
             streak=recorded.streak,
@@ -302,15 +306,15 @@ class DailyQuestions:
             return False  # nothing to reveal: its bank is gone or it was never posted
         bank, question = found
         results = await self._dailies.results(daily)
-        rows, answer, total = bars(_choices(daily, question, daily.locale), results, question)
+        rows, answer, total = bars(_choices(daily, bank, question, daily.locale), results, question)
         view = DailyRevealView(
             locale=daily.locale,
             day=daily.day,
-            topic_title=i18n.pick(bank.title, daily.locale),
-            prompt=i18n.pick(question.prompt, daily.locale),
+            topic_title=bank.text(bank.title, daily.locale),
+            prompt=bank.text(question.prompt, daily.locale),
             bars=rows,
             answer=answer,
-            explanation=i18n.pick(question.explanation, daily.locale),
+            explanation=bank.text(question.explanation, daily.locale),
             references=question.references,
             winners=tuple(w.name or w.player_id for w in results.winners),
             answered=total,

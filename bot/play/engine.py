@@ -245,7 +245,7 @@ class Engine:
             chosen=view.choices[order.index(action.choice)],
             answer=view.choices[order.index(question.answer)],
             correct=correct,
-            explanation=i18n.pick(question.explanation, run.locale),
+            explanation=bank.text(question.explanation, run.locale),
             references=question.references,
             points=recorded.points,
             practice=recorded.practice,
@@ -261,23 +261,25 @@ class Engine:
         question = bank.question(run.question_ids[run.position])
         assert question is not None
         order = run.choice_order(question)
+        language = bank.language(run.locale)
         return QuestionView(
             locale=run.locale,
             run_id=run.id,
             topic=bank.id,
-            topic_title=i18n.pick(bank.title, run.locale),
+            topic_title=bank.text(bank.title, run.locale),
             number=run.position + 1,
             total=run.total,
-            prompt=i18n.pick(question.prompt, run.locale),
+            prompt=bank.text(question.prompt, run.locale),
             choices=tuple(
                 ChoiceView(
                     LETTERS[shown],
-                    i18n.pick(question.choices[choice], run.locale),
+                    bank.text(question.choices[choice], run.locale),
                     codec.AnswerAction(run.id, run.position, choice).encode(),
                 )
                 for shown, choice in enumerate(order)
             ),
             difficulty=question.difficulty,
+            text_language=language if run.position == 0 and language != run.locale else None,
         )
 
     async def _summary(self, run: Run, bank: Bank) -> Summary:
@@ -287,7 +289,7 @@ class Engine:
         )
         return Summary(
             locale=run.locale,
-            topic_title=i18n.pick(bank.title, run.locale),
+            topic_title=bank.text(bank.title, run.locale),
             correct=run.correct,
             total=run.total,
             points=run.points,
@@ -320,7 +322,7 @@ class Engine:
         return Leaderboard(
             locale=locale,
             period=period,
-            topic_title=i18n.pick(bank.title, locale) if bank else None,
+            topic_title=bank.text(bank.title, locale) if bank else None,
             rows=tuple(_leader_row(row) for row in standing.rows),
             you=_leader_row(standing.you) if standing.you else None,
         )
@@ -329,7 +331,7 @@ class Engine:
         rows = []
         for totals in await self.store.boards.bank_totals(scope, player.id):
             bank = self.catalog.get(totals.bank_id)
-            title = i18n.pick(bank.title, locale) if bank else totals.bank_id
+            title = bank.text(bank.title, locale) if bank else totals.bank_id
             rows.append(StatRow(title, totals.answered, totals.correct, totals.points))
         return Stats(locale, tuple(rows))
 
@@ -337,8 +339,8 @@ class Engine:
 def _topic(bank: Bank, locale: str) -> TopicView:
     return TopicView(
         bank.id,
-        i18n.pick(bank.title, locale),
-        i18n.pick(bank.description, locale),
+        bank.text(bank.title, locale),
+        bank.text(bank.description, locale),
         len(bank.questions),
     )
 

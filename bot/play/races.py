@@ -26,7 +26,6 @@ from bot.play.clock import Clock
 from bot.play.race import Race, clamp_settings
 from bot.play.refs import PlayerRef
 from bot.play.scheduler import Duty
-from bot.ui import i18n
 from bot.ui.views import (
     ChoiceView,
     Notice,
@@ -56,8 +55,11 @@ class RaceSession:
     def _question(self, race: Race) -> tuple[Bank, Question] | None:
         return question_in(self._catalog, race.bank_id, race.question_ids[race.current])
 
-    def _choices(self, race: Race, question: Question, locale: str) -> tuple[ChoiceView, ...]:
+    def _choices(
+        self, race: Race, bank: Bank, question: Question, locale: str
+    ) -> tuple[ChoiceView, ...]:
         return choices(
+            bank,
             question,
             race.seed,
             locale,
@@ -83,7 +85,7 @@ class RaceSession:
         found = self._question(race) if action.number == race.current else None
         if found is None or not race.accepts(action.number, now):
             return notice(locale, "race_late")
-        _, question = found
+        bank, question = found
         if not 0 <= action.choice < len(question.choices):
             return notice(locale, "invalid")
         correct = action.choice == question.answer
@@ -100,7 +102,7 @@ class RaceSession:
         )
         if not recorded.duplicate:
             metrics.ANSWERS.labels(mode="race").inc()
-        shown = self._choices(race, question, locale)
+        shown = self._choices(race, bank, question, locale)
         chosen = next(c for c in shown if c.action_id.endswith(f":{recorded.choice}"))
         return RaceLockedView(locale, chosen, recorded.duplicate)
 
@@ -147,11 +149,11 @@ class RaceSession:
         view = RaceQuestionView(
             locale=race.locale,
             race_id=race.id,
-            topic_title=i18n.pick(bank.title, race.locale),
+            topic_title=bank.text(bank.title, race.locale),
             number=race.current + 1,
             total=race.total,
-            prompt=i18n.pick(question.prompt, race.locale),
-            choices=self._choices(race, question, race.locale),
+            prompt=bank.text(question.prompt, race.locale),
+            choices=self._choices(race, bank, question, race.locale),
             seconds=race.seconds,
             closes_at=race.phase_until,
         )
@@ -163,17 +165,17 @@ class RaceSession:
             return
         bank, question = found
         results = await self._races.results(race)
-        rows, answer, _ = bars(self._choices(race, question, race.locale), results, question)
+        rows, answer, _ = bars(self._choices(race, bank, question, race.locale), results, question)
         standings = await self._races.standings(race, STANDINGS_SHOWN)
         view = RaceRevealView(
             locale=race.locale,
-            topic_title=i18n.pick(bank.title, race.locale),
+            topic_title=bank.text(bank.title, race.locale),
             number=race.current + 1,
             total=race.total,
-            prompt=i18n.pick(question.prompt, race.locale),
+            prompt=bank.text(question.prompt, race.locale),
             bars=rows,
             answer=answer,
-            explanation=i18n.pick(question.explanation, race.locale),
+            explanation=bank.text(question.explanation, race.locale),
             standings=leader_rows(standings),
         )
         await post(self._publisher, race.scope, view, "a race reveal")
@@ -185,7 +187,7 @@ class RaceSession:
         standings = await self._races.standings(race, 10)
         view = RacePodiumView(
             locale=race.locale,
-            topic_title=i18n.pick(bank.title, race.locale) if bank else race.bank_id,
+            topic_title=bank.text(bank.title, race.locale) if bank else race.bank_id,
             standings=leader_rows(standings),
             stopped=stopped,
         )

@@ -37,8 +37,3 @@ def choose(*candidates: str | None, default: str = DEFAULT_LOCALE) -> str:
         if found:
             return found
     return default
-
-
-def pick(text: Mapping[str, str], locale: str) -> str:
-    """Text in the locale, falling back to English."""
-    return text.get(locale) or text[DEFAULT_LOCALE]

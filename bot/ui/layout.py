@@ -31,6 +31,7 @@ from bot.ui.document import (
     Text,
     Tone,
 )
+from bot.ui.i18n import LOCALE_NAMES
 from bot.ui.messages import t
 from bot.ui.views import (
     BarRow,
@@ -106,14 +107,25 @@ def _question_heading(view: QuestionView, recap: bool = False) -> Heading:
     )
 
 
+def _explanation(locale: str, text: str) -> Block:
+    """Why the answer is right; a question imported without one says it has none yet."""
+    return paragraph(text) if text else Note(((t(locale, "no_explanation"),),))
+
+
 @layout.register
 def _question(view: QuestionView, phrases: Phrasebook) -> Document:
+    language = (
+        (Note(((t(view.locale, "bank_language", language=LOCALE_NAMES[view.text_language]),),)),)
+        if view.text_language
+        else ()
+    )
     return _one(
         Tone.INFO,
         _question_heading(view),
         paragraph(view.prompt),
         _choices(view.choices),
         Note(((t(view.locale, "choose"),),)),
+        *language,
         buttons=_answer_buttons(view.choices),
     )
 
@@ -167,7 +179,7 @@ def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
             _question_heading(view.question, recap=True),
             paragraph(view.question.prompt, recap=True),
             Text(((Strong(verdict),), *details)),
-            paragraph(view.explanation),
+            _explanation(loc, view.explanation),
             *_links(loc, view.references),
             Note(((progress,),)),
         ),
@@ -302,7 +314,7 @@ def _reveal(view: DailyRevealView | RaceRevealView) -> tuple[Block, ...]:
         _choices(view.bars),
         Bars(bars),
         lines(answer),
-        paragraph(view.explanation),
+        _explanation(view.locale, view.explanation),
     )
 
 
@@ -339,7 +351,7 @@ def _channel_feedback(view: ChannelFeedback, phrases: Phrasebook) -> Document:
         Tone.RIGHT if view.correct else Tone.WRONG,
         Heading(verdict),
         Text(details),
-        paragraph(view.explanation),
+        _explanation(loc, view.explanation),
         *_links(loc, view.references),
     )
 

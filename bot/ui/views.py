@@ -25,6 +25,9 @@ class QuestionView:
     choices: tuple[ChoiceView, ...]
     difficulty: str
     resumed: bool = False  # continues a run the player left unfinished
+    # The language the bank's text is in when the bank lacks the player's: set on a run's
+    # first question, so the player is told once.
+    text_language: str | None = None
 
 
 @dataclass(frozen=True)

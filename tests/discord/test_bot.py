@@ -13,7 +13,6 @@ from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.play import codec, scoring
 from bot.play.engine import Engine
-from bot.ui.i18n import pick
 from bot.ui.messages import t
 
 from .fake_discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser
@@ -63,7 +62,7 @@ async def test_a_whole_quiz_from_slash_command_to_summary(
 ) -> None:
     bank = catalog.get("offloading")
     assert bank is not None and len(bank.questions) == 8
-    title = safe(pick(bank.title, locale))
+    title = safe(bank.text(bank.title, locale))
     outcome = await fake.slash("quiz", topic="offloading", user=user, locale=client_locale)
     assert (outcome.callback_type, outcome.new_message, outcome.ephemeral) == (4, True, True)
     message = outcome.message["id"]
@@ -71,8 +70,8 @@ async def test_a_whole_quiz_from_slash_command_to_summary(
     for position, question in enumerate(bank.questions):
         shown = outcome.text()
         assert t(locale, "question_heading", number=position + 1, total=8, topic=title) in shown
-        assert safe(pick(question.prompt, locale)) in shown
-        assert all(safe(pick(choice, locale)) in shown for choice in question.choices)
+        assert safe(bank.text(question.prompt, locale)) in shown
+        assert all(safe(bank.text(choice, locale)) in shown for choice in question.choices)
         assert [b["label"] for b in outcome.buttons] == ["A", "B", "C", "D"]
 
         correct = position % 2 == 0
@@ -87,9 +86,9 @@ async def test_a_whole_quiz_from_slash_command_to_summary(
         points += scoring.answer_points(correct, question.difficulty)
         shown = outcome.text()
         assert t(locale, "right" if correct else "wrong") in shown
-        answer = safe(pick(question.choices[question.answer], locale))
+        answer = safe(bank.text(question.choices[question.answer], locale))
         assert t(locale, "right_answer", letter=right["label"], text=answer) in shown
-        assert safe(pick(question.explanation, locale)) in shown
+        assert safe(bank.text(question.explanation, locale)) in shown
         assert question.references[0] in shown
         assert t(locale, "progress", done=position + 1, total=8, points=points) in shown
         if position < 7:

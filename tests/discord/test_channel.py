@@ -17,7 +17,6 @@ from bot.content.banks import Bank, Catalog, Question
 from bot.persistence import Store
 from bot.play import codec, scoring
 from bot.play.engine import Engine
-from bot.ui.i18n import pick
 from bot.ui.messages import t
 from bot.ui.plain import bar_line
 from bot.ui.views import BarRow
@@ -73,7 +72,7 @@ def tiny(catalog: Catalog) -> Bank:
 
 def question_in(bank: Bank, post: Outcome, locale: str = "en") -> Question:
     """The bank question a post shows."""
-    return next(q for q in bank.questions if safe(pick(q.prompt, locale)) in post.text())
+    return next(q for q in bank.questions if safe(bank.text(q.prompt, locale)) in post.text())
 
 
 def by_choice(post: Outcome) -> dict[int, dict[str, Any]]:
@@ -127,12 +126,12 @@ async def test_a_daily_question_from_switching_it_on_to_the_reveal(
     letters = "ABC"[: len(question.choices)]
     assert [b["label"] for b in post.buttons] == list(letters)
     for letter, button in zip(letters, post.buttons, strict=True):
-        text = pick(question.choices[codec.decode(button["custom_id"]).choice], "en")  # type: ignore[union-attr]
+        text = bank.text(question.choices[codec.decode(button["custom_id"]).choice], "en")  # type: ignore[union-attr]
         assert f"**{letter}.** {text}" in shown
     reveal = int(at("11:30"))
     assert t("en", "daily_count", count=0, reveal=f"<t:{reveal}:t> (<t:{reveal}:R>)") in shown
     # Nothing gives the answer away before the reveal.
-    assert pick(question.explanation, "en") not in shown and "✅" not in shown
+    assert bank.text(question.explanation, "en") not in shown and "✅" not in shown
     assert "Right answer" not in shown
 
     buttons = by_choice(post)
@@ -145,9 +144,9 @@ async def test_a_daily_question_from_switching_it_on_to_the_reveal(
         assert outcome.embeds[0]["title"] == t("en", "right" if right else "wrong")
         text = outcome.text()
         answer_letter = buttons[question.answer]["label"]
-        answer = pick(question.choices[question.answer], "en")
+        answer = bank.text(question.choices[question.answer], "en")
         assert t("en", "right_answer", letter=answer_letter, text=answer) in text
-        assert pick(question.explanation, "en") in text
+        assert bank.text(question.explanation, "en") in text
         assert t("en", "daily_streak", streak=1) in text
         assert (t("en", "points", points=points) in text) is right
 
@@ -162,9 +161,8 @@ async def test_a_daily_question_from_switching_it_on_to_the_reveal(
     )
     assert fake.edits and {message_id for message_id, _ in fake.edits} == {post_id}
     assert fake.messages[post_id]["components"] == post.message["components"]
-    assert (
-        pick(question.explanation, "en") not in fake.messages[post_id]["embeds"][0]["description"]
-    )
+    explanation = bank.text(question.explanation, "en")
+    assert explanation not in fake.messages[post_id]["embeds"][0]["description"]
 
     clock.at = at("11:30")
     await channel_engine.scheduler.tick()
@@ -178,9 +176,9 @@ async def test_a_daily_question_from_switching_it_on_to_the_reveal(
         percent = round(100 * count / 3)
         bar = BarRow(button["label"], "", count, percent, choice == question.answer)
         assert bar_line(bar) in text
-    answer = pick(question.choices[question.answer], "en")
+    answer = bank.text(question.choices[question.answer], "en")
     assert t("en", "right_answer", letter=letter, text=answer) in text
-    assert pick(question.explanation, "en") in text
+    assert bank.text(question.explanation, "en") in text
     assert t("en", "answered_total", count=3) in text
     [winners] = [line for line in text.splitlines() if line.startswith("Got it right: ")]
     assert sorted(winners.removeprefix("Got it right: ").split(", ")) == ["Alice", "Carol"]
@@ -231,7 +229,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
                 question_post.message["id"], buttons[choice]["custom_id"], user=user
             )
             assert_private_reply(locked, question_post)
-            text = pick(question.choices[choice], "en")
+            text = bank.text(question.choices[choice], "en")
             letter = buttons[choice]["label"]
             assert locked.content == t("en", "race_locked", letter=letter, text=text)
             right = choice == question.answer
@@ -251,7 +249,7 @@ async def test_a_race_of_two_questions_runs_to_its_podium(
         reveal = posts[-2] if number == 2 else posts[-1]
         title = t("en", "race_reveal_heading", number=number, total=2, topic="Tiny test bank")
         assert reveal.embeds[0]["title"] == title
-        assert pick(question.explanation, "en") in reveal.text()
+        assert bank.text(question.explanation, "en") in reveal.text()
         [standings] = reveal.embeds[0]["fields"]
         assert standings["name"] == t("en", "standings")
         assert standings["value"].splitlines()[0].startswith("🥇 Alice — ")

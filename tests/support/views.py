@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from bot.content.banks import Bank, Question
 from bot.play import codec
 from bot.play.runs import LETTERS
-from bot.ui import i18n
 from bot.ui.views import (
     BarRow,
     ChannelFeedback,
@@ -31,18 +32,24 @@ from bot.ui.views import (
 RUN = "0123456789abcdef"
 
 
+def _text(text: Mapping[str, str], locale: str) -> str:
+    """The locale's text, else English: hand-made questions here may be half translated,
+    which a bank file may not be."""
+    return text.get(locale) or text["en"]
+
+
 def question_view(bank: Bank, question: Question, locale: str, number: int = 1) -> QuestionView:
     return QuestionView(
         locale=locale,
         run_id=RUN,
         topic=bank.id,
-        topic_title=i18n.pick(bank.title, locale),
+        topic_title=_text(bank.title, locale),
         number=number,
         total=len(bank.questions),
-        prompt=i18n.pick(question.prompt, locale),
+        prompt=_text(question.prompt, locale),
         choices=tuple(
             ChoiceView(
-                LETTERS[i], i18n.pick(text, locale), codec.AnswerAction(RUN, number - 1, i).encode()
+                LETTERS[i], _text(text, locale), codec.AnswerAction(RUN, number - 1, i).encode()
             )
             for i, text in enumerate(question.choices)
         ),
@@ -62,7 +69,7 @@ def feedback(view: QuestionView, question: Question, correct: bool, last: bool) 
         chosen=chosen,
         answer=view.choices[question.answer],
         correct=correct,
-        explanation=i18n.pick(question.explanation, view.locale),
+        explanation=_text(question.explanation, view.locale),
         references=question.references,
         points=20 if correct else 0,
         practice=False,
@@ -82,7 +89,7 @@ def channel_views(
 ) -> list[object]:
     """Every channel-play view of one question, as large as the core makes them."""
     choices = tuple(
-        ChoiceView(LETTERS[i], i18n.pick(text, locale), codec.DailyAction(POST, i).encode())
+        ChoiceView(LETTERS[i], _text(text, locale), codec.DailyAction(POST, i).encode())
         for i, text in enumerate(question.choices)
     )
     race_choices = tuple(
@@ -92,8 +99,8 @@ def channel_views(
     answer = choices[question.answer]
     other = choices[(question.answer + 1) % len(choices)]
     bars = tuple(BarRow(c.letter, c.text, 10**6, 100 // len(choices), c is answer) for c in choices)
-    title, prompt = i18n.pick(bank.title, locale), i18n.pick(question.prompt, locale)
-    explanation = i18n.pick(question.explanation, locale)
+    title, prompt = _text(bank.title, locale), _text(question.prompt, locale)
+    explanation = _text(question.explanation, locale)
     rows = tuple(LeaderRow(i, str(i), n, 10**6, 20, 20) for i, n in enumerate(names[:10], 1))
     refs = question.references
     return [

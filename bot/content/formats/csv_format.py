@@ -1,0 +1,107 @@
+"""CSV (RFC 4180: fields with commas, quotes or line breaks in double quotes, a quote
+doubled), UTF-8 with or without a byte order mark. The first row names the columns, in
+any order: ``id,difficulty,prompt,choice_1,choice_2,choice_3,choice_4,choice_5,answer,
+explanation,references`` — ``prompt``, ``choice_1``, ``choice_2`` and ``answer`` are
+required. ``answer`` is the number of the right choice, from 1; ``references`` are
+separated by ``|``; an empty ``difficulty`` is medium."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from bot.content.banks import MAX_CHOICES, Bank
+from bot.content.formats.model import Draft, Format, Parsed, Problems, tidy
+
+CHOICES = tuple(f"choice_{n}" for n in range(1, MAX_CHOICES + 1))
+HEADER = ("id", "difficulty", "prompt", *CHOICES, "answer", "explanation", "references")
+REQUIRED = ("prompt", "choice_1", "choice_2", "answer")
+
+
+def _draft(row: dict[str, str], line: int, number: int, problems: Problems) -> Draft | None:
+    given = [tidy(row.get(c, "")) for c in CHOICES]
+    count = max((i + 1 for i, c in enumerate(given) if c), default=0)
+    gap = next((CHOICES[i] for i in range(count) if not given[i]), None)
+    if gap:
+        problems.add(line, number, f"{gap} is empty but a later choice is not")
+        return None
+    raw = row.get("answer", "").strip()
+    if not raw.isdigit() or not 1 <= int(raw) <= count:
+        problems.add(
+            line, number, f"answer '{raw}' must be the number of the right choice, 1 to {count}"
+        )
+        return None
+    references = tuple(r.strip() for r in row.get("references", "").split("|") if r.strip())
+    return Draft(
+        line,
+        tidy(row.get("prompt", "")),
+        tuple(given[:count]),
+        int(raw) - 1,
+        tidy(row.get("explanation", "")),
+        references,
+        name=row.get("id", "").strip(),
+        difficulty=row.get("difficulty", "").strip(),
+    )
+
+
+def read(text: str, path: str, language: str) -> Parsed:
+    problems = Problems(path)
+    reader = csv.reader(io.StringIO(text, newline=""))
+    drafts: list[Draft] = []
+    try:
+        header = [name.strip().lower() for name in next(reader, [])]
+        unknown = [name for name in header if name not in HEADER]
+        absent = [name for name in REQUIRED if name not in header]
+        if unknown or absent:
+            what = [f"unknown column(s): {', '.join(unknown)}"] if unknown else []
+            what += [f"missing column(s): {', '.join(absent)}"] if absent else []
+            problems.add(1, None, f"{'; '.join(what)} (the columns: {','.join(HEADER)})")
+            return Parsed((), tuple(problems.found))
+        end = reader.line_num
+        number = 0
+        for cells in reader:
+            line, end = end + 1, reader.line_num  # a quoted line break spans lines
+            if not any(cell.strip() for cell in cells):
+                continue
+            number += 1
+            if len(cells) != len(header):
+                problems.add(
+                    line, number, f"{len(cells)} fields where the header has {len(header)}"
+                )
+                continue
+            draft = _draft(dict(zip(header, cells, strict=True)), line, number, problems)
+            if draft is not None:
+                drafts.append(draft)
+    except csv.Error as exc:
+        problems.add(reader.line_num, None, f"CSV error: {exc}")
+    return Parsed(tuple(drafts), tuple(problems.found))
+
+
+def write(bank: Bank, language: str) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")  # RFC 4180's line ends
+    writer.writerow(HEADER)
+    for q in bank.questions:
+        choices = [bank.text(c, language) for c in q.choices]
+        writer.writerow(
+            [
+                q.id,
+                q.difficulty,
+                bank.text(q.prompt, language),
+                *choices,
+                *[""] * (MAX_CHOICES - len(choices)),
+                q.answer + 1,
+                bank.text(q.explanation, language),
+                "|".join(q.references),
+            ]
+        )
+    return out.getvalue()
+
+
+FORMAT = Format(
+    name="csv",
+    extension=".csv",
+    read=read,
+    write=write,
+    keeps={"explanation": "the explanation column", "references": "the references column"},
+)

@@ -1,0 +1,165 @@
+"""``quizbot banks import``: a file in an import format becomes a bank file, through the
+same validation as every bank. Ids come from the file where it names them validly, else
+from the prompt, so importing the same file again gives the same ids (leaderboards refer
+to them). What the format could not say (an explanation, references) fails the import,
+question by question, unless the caller allows it: then the bank marks it missing."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.content.banks import ID_PATTERN, MAY_BE_MISSING, Bank, BankError, parse_bank
+from bot.content.formats import format_for
+from bot.content.formats.model import Draft, Format, slug
+from bot.content.formats.yaml_writer import bank_yaml
+from bot.ui.i18n import DEFAULT_LOCALE
+
+_ID_LIMIT = 40
+
+
+@dataclass(frozen=True)
+class Options:
+    format: str | None = None  # None: from the file's extension
+    bank_id: str | None = None  # None: from the file's name
+    title: str | None = None  # None: the file's category, else its name
+    language: str = DEFAULT_LOCALE  # the language the file is written in
+    allow_missing: bool = False
+
+
+@dataclass(frozen=True)
+class Imported:
+    bank: Bank
+    text: str  # the bank file
+
+
+def read_text(path: Path) -> tuple[str | None, list[BankError]]:
+    """A file's text as UTF-8, with or without a byte order mark."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, [BankError(str(path), 1, f"cannot read the file: {exc.strerror}")]
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, [BankError(str(path), line, "not UTF-8 text: save the file as UTF-8")]
+
+
+def _ids(drafts: tuple[Draft, ...]) -> list[str]:
+    taken: set[str] = set()
+    out = []
+    for number, draft in enumerate(drafts, start=1):
+        named = ID_PATTERN.match(draft.name)
+        base = draft.name if named else slug(draft.name or draft.prompt) or f"q{number}"
+        found, count = base, 2
+        while found in taken:
+            suffix = f"-{count}"
+            found, count = base[: _ID_LIMIT - len(suffix)] + suffix, count + 1
+        taken.add(found)
+        out.append(found)
+    return out
+
+
+def _question(draft: Draft, question_id: str, lacking: list[str], language: str) -> dict[str, Any]:
+    question: dict[str, Any] = {"id": question_id}
+    if draft.difficulty:
+        question["difficulty"] = draft.difficulty
+    question["prompt"] = {language: draft.prompt}
+    question["choices"] = [{language: choice} for choice in draft.choices]
+    question["answer"] = draft.answer
+    if draft.explanation:
+        question["explanation"] = {language: draft.explanation}
+    if draft.references:
+        question["references"] = list(draft.references)
+    if lacking:
+        question["missing"] = lacking
+    return question
+
+
+def _lacking(draft: Draft) -> list[str]:
+    present = {"explanation": draft.explanation, "references": draft.references}
+    return [key for key in MAY_BE_MISSING if not present[key]]
+
+
+def import_text(
+    text: str, path: str, form: Format, options: Options
+) -> tuple[Imported | None, list[BankError]]:
+    """The bank the text makes, or every problem found in it (each with the input's
+    file, line and question)."""
+    parsed = form.read(text, path, options.language)
+    problems = list(parsed.problems)
+    ids = _ids(parsed.questions)
+    questions = []
+    for draft, question_id in zip(parsed.questions, ids, strict=True):
+        lacking = _lacking(draft)
+        if lacking and not options.allow_missing:
+            where = " and no ".join(f"{key} ({form.keeps[key]})" for key in lacking)
+            problems.append(
+                BankError(
+                    path,
+                    draft.line,
+                    f"no {where}: write {'them' if len(lacking) > 1 else 'it'},"
+                    " or import with --allow-missing to mark it missing",
+                    question_id=question_id,
+                )
+            )
+        questions.append(_question(draft, question_id, lacking, options.language))
+    if not parsed.questions:  # nothing for the bank's checks to add
+        return None, problems or [BankError(path, 1, "no questions found")]
+    stem = Path(path).stem
+    title = options.title or parsed.title or stem
+    data = {
+        "id": options.bank_id or slug(stem) or "imported",
+        "locales": [options.language],
+        "title": {options.language: title},
+        "description": {options.language: title},
+        "questions": questions,
+    }
+    bank_text = bank_yaml(data, Path(path).name)
+    bank, errors = parse_bank(bank_text, path)
+    # The bank's own checks (choices, texts, ids) are reported where the input has them.
+    lines = {
+        question_id: draft.line for question_id, draft in zip(ids, parsed.questions, strict=True)
+    }
+    problems += [
+        BankError(path, lines.get(e.question_id or "", 1), e.message, e.bank_id, e.question_id)
+        for e in errors
+    ]
+    if problems or bank is None:
+        return None, problems
+    return Imported(bank, bank_text), []
+
+
+def import_file(path: Path, options: Options) -> tuple[Imported | None, list[BankError]]:
+    """Raises ``UnknownFormat`` when the format is neither named nor in the extension."""
+    form = format_for(path, options.format)
+    text, problems = read_text(path)
+    if text is None:
+        return None, problems
+    return import_text(text, str(path), form, options)
+
+
+def load_bank_file(path: Path, options: Options) -> tuple[Bank | None, list[BankError]]:
+    """A bank file (.yaml) or a file in an import format, as a bank."""
+    if options.format is None and path.suffix in (".yaml", ".yml"):
+        text, problems = read_text(path)
+        return parse_bank(text, str(path)) if text is not None else (None, problems)
+    imported, problems = import_file(path, options)
+    return (imported.bank if imported else None), problems
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """The whole file or, on any failure, the old one (or none): a temporary file in the
+    same directory, renamed over it."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            out.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
