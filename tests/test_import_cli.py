@@ -4,6 +4,7 @@ import`` on each example file in docs/examples, ``banks check`` on the result,
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,7 @@ EXAMPLES = REPO / "docs" / "examples"
         ("team-aiken.txt", ("--format", "aiken"), "team-aiken", 3),
         ("team.xml", (), "team", 3),
         ("team.csv", (), "team", 3),
-        ("trivia.json", ("--allow-missing",), "trivia", 2),
+        ("trivia.json", (), "trivia", 2),
     ],
 )
 def test_each_example_imports_checks_and_plays(
@@ -63,18 +64,23 @@ def test_play_a_gift_file_directly() -> None:
 
 
 def test_failed_imports_write_nothing(tmp_path: Path) -> None:
+    raw = tmp_path / "raw.json"  # the example as Open Trivia DB serves it: no extensions
+    data = json.loads((EXAMPLES / "trivia.json").read_text(encoding="utf-8"))
+    for question in data["results"]:
+        del question["explanation"], question["references"]
+    raw.write_text(json.dumps(data, indent=2), encoding="utf-8")
     out = tmp_path / "trivia.yaml"
-    failed = run_quizbot("banks", "import", str(EXAMPLES / "trivia.json"), "-o", str(out))
+    failed = run_quizbot("banks", "import", str(raw), "-o", str(out))
     assert failed.returncode == 1 and failed.stdout == ""
     lines = failed.stderr.splitlines()
     assert lines[0] == (
-        f"{EXAMPLES / 'trivia.json'}:4: question which-company-created-the-cuda-platform: no"
+        f"{raw}:4: question which-company-created-the-cuda-platform: no"
         ' explanation (an "explanation" key, a quizbot extension) and no references (a'
         ' "references" list, a quizbot extension): write them, or import with --allow-missing'
         " to mark it missing"
     )
     assert lines[-1] == "2 problem(s): nothing written"
-    assert not out.exists() and list(tmp_path.iterdir()) == []
+    assert not out.exists() and list(tmp_path.iterdir()) == [raw]
     aiken = run_quizbot("banks", "import", str(EXAMPLES / "team-aiken.txt"))
     assert aiken.returncode == 2
     assert aiken.stderr == (
