@@ -13,7 +13,7 @@ from bot.persistence import StoreError
 from bot.play.engine import Engine
 from bot.ui import i18n
 
-from .parse import player_of
+from .parse import player_of, scope_of
 from .render import fit
 
 log = logging.getLogger(__name__)
@@ -42,9 +42,10 @@ async def topic_choices(
     and the ones before it are kept."""
     try:
         locale = await engine.locale_for(player_of(interaction), str(interaction.locale))
+        catalog = await engine.library.of(scope_of(interaction))
     except StoreError as exc:
-        log.warning("autocomplete without the player's language: %s", exc)
-        locale = i18n.choose(str(interaction.locale))
+        log.warning("autocomplete without the player's language or banks: %s", exc)
+        locale, catalog = i18n.choose(str(interaction.locale)), engine.catalog
     head, _, typed = current.rpartition(",") if listed else ("", "", current)
     prefix = "".join(f"{part.strip()}," for part in head.split(",") if part.strip())
     return [
@@ -52,6 +53,6 @@ async def topic_choices(
             name=fit(f"{prefix}{bank.text(bank.title, locale)} ({bank.id})", CHOICE_LIMIT),
             value=prefix + bank.id,
         )
-        for bank in engine.catalog.search(typed, locale, MAX_CHOICES)
+        for bank in catalog.search(typed, locale, MAX_CHOICES)
         if len(prefix + bank.id) <= CHOICE_LIMIT
     ]

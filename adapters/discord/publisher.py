@@ -6,7 +6,7 @@ from __future__ import annotations
 import discord
 
 from bot.play.refs import ScopeRef
-from bot.ui.views import ChannelView
+from bot.ui.views import ChannelView, Notice
 
 from .render import render
 
@@ -32,3 +32,8 @@ class DiscordPublisher:
     async def update(self, channel: ScopeRef, ref: str, view: ChannelView) -> None:
         message = self._channel(channel).get_partial_message(int(ref))
         await message.edit(**render(view).edit_kwargs())
+
+    async def tell(self, workspace: ScopeRef, player_id: str, view: Notice) -> None:
+        """A direct message (discord.py opens the DM channel: POST /users/@me/channels)."""
+        dm = await self.client.create_dm(discord.Object(int(player_id)))
+        await dm.send(**render(view).send_kwargs())

@@ -12,7 +12,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
 from bot.play.refs import ScopeRef
-from bot.ui.views import ChannelView
+from bot.ui.views import ChannelView, Notice
 
 from .render import render
 from .retries import api_error
@@ -60,6 +60,17 @@ class SlackPublisher:
             channel_id,
             self._client.chat_update(
                 channel=channel_id, ts=ts, text=message.text, blocks=list(message.blocks)
+            ),
+        )
+
+    async def tell(self, workspace: ScopeRef, player_id: str, view: Notice) -> None:
+        """A message in the member's DM with the app (chat.postMessage to a user id)."""
+        message = render(view)
+        await self._send(
+            "chat.postMessage",
+            player_id,
+            self._client.chat_postMessage(
+                channel=player_id, text=message.text, blocks=list(message.blocks)
             ),
         )
 

@@ -30,6 +30,11 @@ class Publisher(Protocol):
 
     async def update(self, channel: ScopeRef, ref: str, view: ChannelView) -> None: ...
 
+    async def tell(self, workspace: ScopeRef, player_id: str, view: Notice) -> None:
+        """A private message to one member, outside any interaction (Slack: from the
+        app's DM; Discord: a direct message)."""
+        ...
+
 
 class Publishers:
     """The connected platforms' publishers. A platform registers its own when it

@@ -3,7 +3,8 @@
 An id carries everything needed to act on a click after a restart, so buttons keep
 working without any state in memory: ``qz:a:<run>:<position>:<choice>`` answers,
 ``qz:n:<run>:<position>`` shows the next question, ``qz:d:<post>:<choice>`` answers a
-daily question and ``qz:r:<race>:<number>:<choice>`` a race question. Ids are at most 100 characters
+daily question, ``qz:r:<race>:<number>:<choice>`` a race question and
+``qz:p:<proposal>:<1|0>`` approves or rejects a proposed question. Ids are at most 100 characters
 (Discord's custom_id limit; Slack allows 255).
 """
 
@@ -19,8 +20,9 @@ _ANSWER = re.compile(r"^qz:a:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 _NEXT = re.compile(r"^qz:n:([a-z0-9]{8,32}):(\d{1,3})$")
 _DAILY = re.compile(r"^qz:d:([a-z0-9]{8,32}):(\d)$")
 _RACE = re.compile(r"^qz:r:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
+_PROPOSAL = re.compile(r"^qz:p:(\d{8,18}):([01])$")
 # For adapters that route by pattern (Slack's app.action, Discord's DynamicItem template).
-PATTERN = r"qz:[andr]:[a-z0-9]{8,32}(?::\d{1,3})?(?::\d)?"
+PATTERN = r"qz:[andrp]:[a-z0-9]{8,32}(?::\d{1,3})?(?::\d)?"
 
 
 @dataclass(frozen=True)
@@ -61,7 +63,18 @@ class RaceAction:
         return f"{PREFIX}r:{self.race_id}:{self.number}:{self.choice}"
 
 
-Action = AnswerAction | NextAction | DailyAction | RaceAction
+@dataclass(frozen=True)
+class ProposalAction:
+    """An admin's decision on a proposed question (its number, zero-padded to 8 digits)."""
+
+    proposal_id: int
+    approve: bool
+
+    def encode(self) -> str:
+        return f"{PREFIX}p:{self.proposal_id:08d}:{int(self.approve)}"
+
+
+Action = AnswerAction | NextAction | DailyAction | RaceAction | ProposalAction
 
 
 def decode(value: object) -> Action | None:
@@ -76,4 +89,6 @@ def decode(value: object) -> Action | None:
         return DailyAction(match[1], int(match[2]))
     if match := _RACE.match(value):
         return RaceAction(match[1], int(match[2]), int(match[3]))
+    if match := _PROPOSAL.match(value):
+        return ProposalAction(int(match[1]), match[2] == "1")
     return None

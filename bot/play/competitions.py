@@ -7,11 +7,11 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
-from bot.content.banks import Catalog
 from bot.persistence import ALL_BANKS, BoardRepository, CompetitionRepository
 from bot.play.channel import Caller, Publishers, leader_rows, notice, post, refusal
 from bot.play.clock import Clock
 from bot.play.competition import Competition
+from bot.play.library import Library
 from bot.play.refs import ScopeRef
 from bot.play.scheduler import Duty
 from bot.ui.messages import t
@@ -21,7 +21,7 @@ from bot.ui.views import Leaderboard, Notice
 class Competitions:
     def __init__(
         self,
-        catalog: Catalog,
+        library: Library,
         competitions: CompetitionRepository,
         boards: BoardRepository,
         clock: Clock,
@@ -29,16 +29,13 @@ class Competitions:
         channel_locale: Callable[[ScopeRef], Awaitable[str]],
     ):
         """``channel_locale``: the language to post a channel's final standings in."""
-        self._catalog = catalog
+        self._library = library
         self._competitions = competitions
         self._boards = boards
         self._clock = clock
         self._publishers = publishers
         self._channel_locale = channel_locale
         self.ending = Duty("a competition", self._due, self._finish)
-
-    def replace_catalog(self, catalog: Catalog) -> None:
-        self._catalog = catalog
 
     async def start(self, caller: Caller, name: str, until: str, topics: str | None) -> Notice:
         loc = caller.locale
@@ -55,7 +52,8 @@ class Competitions:
         if ends_at <= now:
             return refusal(caller, "competition_bad_date", "competition", value=until)
         names = [n for n in (topics or "").split(",") if n.strip()]
-        banks = [self._catalog.find(n) for n in names]
+        catalog = await self._library.of(caller.scope)
+        banks = [catalog.find(n) for n in names]
         unknown = [n for n, b in zip(names, banks, strict=True) if b is None]
         if unknown:
             return notice(loc, "bad_topics", topics=", ".join(unknown))
@@ -66,9 +64,9 @@ class Competitions:
         if created is None:
             running = await self._competitions.running(caller.scope)
             return notice(loc, "competition_running", name=running.name if running else "")
-        titles = ", ".join(
-            b.text(b.title, loc) for b in map(self._catalog.get, bank_ids) if b
-        ) or t(loc, "all_topics")
+        titles = ", ".join(b.text(b.title, loc) for b in map(catalog.get, bank_ids) if b) or t(
+            loc, "all_topics"
+        )
         return notice(loc, "competition_started", name=created.name, until=until, topics=titles)
 
     async def end(self, caller: Caller) -> Notice:

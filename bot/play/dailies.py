@@ -8,7 +8,7 @@ import logging
 import secrets
 from datetime import datetime
 
-from bot.content.banks import Bank, Catalog, Question
+from bot.content.banks import Bank, Question
 from bot.operations import metrics
 from bot.operations.tasks import Supervisor
 from bot.persistence import DailyRepository
@@ -34,6 +34,7 @@ from bot.play.daily import (
     parse_timezone,
     reveal_time,
 )
+from bot.play.library import Library
 from bot.play.refs import PlayerRef, ScopeRef
 from bot.play.scheduler import Duty
 from bot.ui import i18n
@@ -68,7 +69,7 @@ def _choices(
 class DailyQuestions:
     def __init__(
         self,
-        catalog: Catalog,
+        library: Library,
         dailies: DailyRepository,
         clock: Clock,
         publishers: Publishers,
@@ -80,7 +81,7 @@ class DailyQuestions:
         """``reveal_hours``: the reveal's delay when a command names none (else the
         schedule's own default); ``count_refresh``: how long clicks are gathered before
         the public answer count is edited."""
-        self._catalog = catalog
+        self._library = library
         self._dailies = dailies
         self._clock = clock
         self._publishers = publishers
@@ -92,9 +93,6 @@ class DailyQuestions:
         self.posting = Duty("the daily question", self._dailies.schedules, self._post)
         self.revealing = Duty("the daily results", self._to_reveal, self._reveal)
 
-    def replace_catalog(self, catalog: Catalog) -> None:
-        self._catalog = catalog
-
     # --- commands ---------------------------------------------------------------------
 
     async def on(
@@ -104,7 +102,8 @@ class DailyQuestions:
         if not caller.is_admin:
             return notice(loc, "admin_only")
         names = [n for n in topics.split(",") if n.strip()]
-        banks = [self._catalog.find(n) for n in names]
+        catalog = await self._library.of(caller.scope)
+        banks = [catalog.find(n) for n in names]
         unknown = [n for n, b in zip(names, banks, strict=True) if b is None]
         if not names or unknown:
             return refusal(caller, "bad_topics", "daily", topics=", ".join(unknown) or "—")
@@ -125,12 +124,11 @@ class DailyQuestions:
             *([reveal_after] if reveal_after else []),
         )
         await self._dailies.save_schedule(schedule)
-        return Notice(loc, "daily_on", self._status_text(schedule, loc))
+        return Notice(loc, "daily_on", await self._status_text(schedule, loc))
 
-    def _status_text(self, schedule: DailySchedule, locale: str) -> str:
-        titles = ", ".join(
-            b.text(b.title, locale) for b in map(self._catalog.get, schedule.topics) if b
-        )
+    async def _status_text(self, schedule: DailySchedule, locale: str) -> str:
+        catalog = await self._library.of(schedule.scope)
+        titles = ", ".join(b.text(b.title, locale) for b in map(catalog.get, schedule.topics) if b)
         now = self._clock.now()
         next_at = datetime.fromtimestamp(next_post_at(schedule, now), schedule.zone)
         on = t(
@@ -153,7 +151,8 @@ class DailyQuestions:
         mine = await self._schedule(caller.scope)
         if mine is None:
             return notice(caller.locale, "daily_none")
-        return Notice(caller.locale, "daily_status", self._status_text(mine, caller.locale))
+        text = await self._status_text(mine, caller.locale)
+        return Notice(caller.locale, "daily_status", text)
 
     async def _schedule(self, scope: ScopeRef) -> DailySchedule | None:
         schedules = await self._dailies.schedules(scope.platform)
@@ -166,8 +165,12 @@ class DailyQuestions:
 
     # --- posting, clicks, the count, the reveal -----------------------------------------
 
-    def _view(self, daily: DailyPost, answered: int) -> DailyPostView | None:
-        found = question_in(self._catalog, daily.bank_id, daily.question_id)
+    async def _question(self, daily: DailyPost) -> tuple[Bank, Question] | None:
+        catalog = await self._library.of(daily.scope, daily.bank_id)
+        return question_in(catalog, daily.bank_id, daily.question_id)
+
+    async def _view(self, daily: DailyPost, answered: int) -> DailyPostView | None:
+        found = await self._question(daily)
         if found is None:
             return None
         bank, question = found
@@ -189,9 +192,10 @@ class DailyQuestions:
         publisher = self._publishers.get(schedule.scope.platform)
         if day is None or publisher is None:
             return False
+        catalog = await self._library.of(schedule.scope)
         candidates = [
             (bank.id, q.id)
-            for bank in map(self._catalog.get, schedule.topics)
+            for bank in map(catalog.get, schedule.topics)
             if bank
             for q in bank.questions
         ]
@@ -214,7 +218,7 @@ class DailyQuestions:
         )
         if not await self._dailies.claim_post(daily):
             return False  # already posted for that day
-        view = self._view(daily, 0)
+        view = await self._view(daily, 0)
         assert view is not None
         ref = await post(publisher, schedule.scope, view, "the daily question")
         if ref is None:  # the platform refused: the day is lost, never doubled
@@ -228,7 +232,7 @@ class DailyQuestions:
         self, player: PlayerRef, action: codec.DailyAction, locale: str
     ) -> ChannelFeedback | Notice:
         daily = await self._dailies.post(action.post_id)
-        found = question_in(self._catalog, daily.bank_id, daily.question_id) if daily else None
+        found = await self._question(daily) if daily else None
         if daily is None or found is None or daily.scope.platform != player.platform:
             return notice(locale, "invalid")
         bank, question = found
@@ -282,7 +286,7 @@ class DailyQuestions:
             if publisher is None or current is None or current.revealed_at is not None:
                 return
             results = await self._dailies.results(current)
-            view = self._view(current, sum(results.counts.values()))
+            view = await self._view(current, sum(results.counts.values()))
             if view is not None:
                 await publisher.update(daily.scope, daily.message_ref or "", view)
         except Exception as exc:
@@ -297,7 +301,7 @@ class DailyQuestions:
         a post the platform refuses gives the claim back, to be tried again later."""
         now = self._clock.now()
         publisher = self._publishers.get(daily.scope.platform)
-        found = question_in(self._catalog, daily.bank_id, daily.question_id)
+        found = await self._question(daily)
         if publisher is None or self._reveal_retry.get(daily.id, 0.0) > now:
             return False
         if not await self._dailies.mark_revealed(daily.id, now):

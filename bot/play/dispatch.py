@@ -10,6 +10,7 @@ from bot.persistence import StoreError
 from bot.play import codec
 from bot.play.channel import Caller
 from bot.play.requests import (
+    BankRequest,
     ChannelRequest,
     Click,
     CompetitionEnd,
@@ -20,20 +21,26 @@ from bot.play.requests import (
     DailyOn,
     DailyStatus,
     Delivery,
+    ListBanks,
+    ProposeQuestion,
     RaceStart,
     RaceStop,
+    RemoveBank,
     Reply,
     Request,
     SetLanguage,
     ShowLeaderboard,
+    ShowProposals,
     ShowStats,
     ShowTopics,
     StartQuiz,
+    UploadBank,
     Usage,
 )
+from bot.play.workspace_banks import Draft
 from bot.ui import i18n
 from bot.ui.messages import t
-from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView, View
+from bot.ui.views import Feedback, Leaderboard, Notice, ProposalList, QuestionView, View
 
 if TYPE_CHECKING:
     from bot.play.engine import Engine
@@ -67,7 +74,7 @@ async def handle(engine: Engine, request: Request, context: Context) -> Reply:
     # Only a quiz moving on replaces its message (a refusal leaves it playable, and a
     # daily or race click never gets a quiz view), and only standings are for everyone
     # ("no competition is running" is for the asker alone).
-    if isinstance(request, Click) and isinstance(view, QuestionView | Feedback):
+    if isinstance(request, Click) and isinstance(view, QuestionView | Feedback | ProposalList):
         return Reply(view, Delivery.REPLACE)
     if isinstance(request, _PUBLIC) and isinstance(view, Leaderboard):
         return Reply(view, Delivery.PUBLIC)
@@ -76,14 +83,21 @@ async def handle(engine: Engine, request: Request, context: Context) -> Reply:
 
 async def _view(engine: Engine, request: Request, context: Context) -> View:
     player, scope = context.player, context.scope
-    if isinstance(request, Click):  # the run's own language, else the player's
+    if isinstance(request, Click):
+        action = codec.decode(request.action_id)
+        if isinstance(action, codec.ProposalAction):
+            locale = await engine.locale_for(player, context.platform_locale)
+            return await engine.banks.decide(
+                Caller(player, scope, locale, context.is_admin), action
+            )
+        # the run's own language, else the player's
         return await engine.click(player, request.action_id, context.platform_locale)
     locale = await engine.locale_for(player, context.platform_locale)
     match request:
         case StartQuiz(topic, questions, resume):
             return await engine.start_quiz(player, scope, topic, locale, questions, resume)
         case ShowTopics():
-            return engine.topics(locale)
+            return await engine.topics(scope, locale)
         case ShowLeaderboard(period, topic):
             return await engine.leaderboard(player, scope, locale, period, topic)
         case ShowStats():
@@ -95,7 +109,26 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
         case CompetitionStandings():
             caller = Caller(player, scope, locale, context.is_admin)
             return await engine.competitions.standings(caller)
-    return await _channel(engine, request, Caller(player, scope, locale, context.is_admin))
+    caller = Caller(player, scope, locale, context.is_admin)
+    if isinstance(request, BankRequest):
+        return await _banks(engine, request, caller)
+    return await _channel(engine, request, caller)
+
+
+async def _banks(engine: Engine, request: BankRequest, caller: Caller) -> View:
+    match request:
+        case UploadBank(name, data, allow_missing, language):
+            return await engine.banks.upload(caller, name, data, allow_missing, language)
+        case ListBanks():
+            return await engine.banks.listing(caller)
+        case RemoveBank(bank_id):
+            return await engine.banks.remove(caller, bank_id)
+        case ProposeQuestion(topic, prompt, choices, explanation, reference):
+            draft = Draft(topic, prompt, choices, explanation, reference)
+            return await engine.banks.propose(caller, draft)
+        case ShowProposals():
+            return await engine.banks.proposals(caller)
+    raise TypeError(f"no handler for {type(request).__name__}")
 
 
 async def _channel(engine: Engine, request: ChannelRequest, caller: Caller) -> View:

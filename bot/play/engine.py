@@ -19,11 +19,13 @@ from bot.play.channel import Publishers
 from bot.play.clock import Clock, SystemClock, period_key
 from bot.play.competitions import Competitions
 from bot.play.dailies import COUNT_REFRESH, DailyQuestions
+from bot.play.library import Library
 from bot.play.races import Races
 from bot.play.refs import PlayerRef, ScopeRef
 from bot.play.requests import Context, Reply, Request
 from bot.play.runs import LETTERS, Run, check_answer, new_run_id, plan_run
 from bot.play.scheduler import Scheduler
+from bot.play.workspace_banks import WorkspaceBanks
 from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import (
@@ -64,7 +66,7 @@ class Engine:
         """The composition root of the core. ``reveal_hours``: a daily reveal's delay
         when the command names none; ``count_refresh``: how often a daily post's answer
         count is edited; ``tasks``: the owner of background tasks (the caller closes it)."""
-        self.catalog = catalog
+        self.library = Library(catalog, store.workspace_banks, shared=store.database.postgres)
         self.store = store
         self.clock = clock or SystemClock()
         self._rng = rng or random.SystemRandom()
@@ -73,7 +75,7 @@ class Engine:
         self.tasks = tasks or Supervisor()
         self.publishers = Publishers()
         self.daily = DailyQuestions(
-            catalog,
+            self.library,
             store.dailies,
             self.clock,
             self.publishers,
@@ -81,14 +83,17 @@ class Engine:
             reveal_hours=reveal_hours,
             count_refresh=count_refresh,
         )
-        self.races = Races(catalog, store.races, self.clock, self.publishers)
+        self.races = Races(self.library, store.races, self.clock, self.publishers)
         self.competitions = Competitions(
-            catalog,
+            self.library,
             store.competitions,
             store.boards,
             self.clock,
             self.publishers,
             self.daily.channel_locale,
+        )
+        self.banks = WorkspaceBanks(
+            self.library, store.workspace_banks, self.clock, self.publishers
         )
         self.scheduler = Scheduler(
             [
@@ -104,11 +109,14 @@ class Engine:
         """The reply to any command or click, and how to deliver it (bot.play.dispatch)."""
         return await dispatch.handle(self, request, context)
 
+    @property
+    def catalog(self) -> Catalog:
+        """The shipped banks (and QUIZBOT_BANKS'); each workspace adds its own (library)."""
+        return self.library.shipped
+
     def replace_catalog(self, catalog: Catalog) -> None:
         """Swap in reloaded banks; runs in progress keep working (question ids are stable)."""
-        self.catalog = catalog
-        for service in (self.daily, self.races, self.competitions):
-            service.replace_catalog(catalog)
+        self.library.replace_shipped(catalog)
 
     # --- locale ----------------------------------------------------------------------
 
@@ -130,8 +138,8 @@ class Engine:
 
     # --- topics ----------------------------------------------------------------------
 
-    def topics(self, locale: str, unknown: str | None = None) -> TopicList:
-        return topic_list(self.catalog, locale, unknown)
+    async def topics(self, scope: ScopeRef, locale: str, unknown: str | None = None) -> TopicList:
+        return topic_list(await self.library.of(scope), locale, unknown)
 
     # --- personal quiz -----------------------------------------------------------------
 
@@ -146,9 +154,10 @@ class Engine:
     ) -> QuestionView | TopicList:
         """Start a run of the topic's bank; with ``resume``, continue the player's
         unfinished run of that bank instead, if there is one."""
-        bank = self.catalog.find(topic)
+        catalog = await self.library.of(scope)
+        bank = catalog.find(topic)
         if bank is None:
-            return self.topics(locale, unknown=topic)
+            return topic_list(catalog, locale, unknown=topic)
         open_id = await self.store.runs.open_run_id(player, scope, bank.id) if resume else None
         previous = await self.store.runs.load(open_id) if open_id else None
         if previous is not None:
@@ -187,13 +196,16 @@ class Engine:
         self, player: PlayerRef, action_id: str, platform_locale: str | None
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
         action = codec.decode(action_id)
+        if isinstance(action, codec.ProposalAction):  # an admin's: the dispatch decides it
+            action = None
         if isinstance(action, codec.DailyAction | codec.RaceAction):
             locale = await self.locale_for(player, platform_locale)
             if isinstance(action, codec.DailyAction):
                 return await self.daily.click(player, action, locale)
             return await self.races.click(player, action, locale)
         run = await self.store.runs.load(action.run_id) if action else None
-        bank = self.catalog.get(run.bank_id) if run else None
+        catalog = await self.library.of(run.scope, run.bank_id) if run else None
+        bank = catalog.get(run.bank_id) if run and catalog else None
         if action is None or run is None or bank is None:
             locale = await self.locale_for(player, platform_locale)
             return Notice(locale, "invalid", t(locale, "invalid"))
@@ -308,9 +320,10 @@ class Engine:
         period: str = "all",
         topic: str | None = None,
     ) -> Leaderboard | TopicList:
-        bank = self.catalog.find(topic) if topic else None
+        catalog = await self.library.of(scope)
+        bank = catalog.find(topic) if topic else None
         if topic and bank is None:
-            return self.topics(locale, unknown=topic)
+            return topic_list(catalog, locale, unknown=topic)
         if period not in PERIODS:
             period = "all"
         standing = await self.store.boards.standing(
@@ -329,8 +342,9 @@ class Engine:
 
     async def stats(self, player: PlayerRef, scope: ScopeRef, locale: str) -> Stats:
         rows = []
+        catalog = await self.library.of(scope)
         for totals in await self.store.boards.bank_totals(scope, player.id):
-            bank = self.catalog.get(totals.bank_id)
+            bank = catalog.get(totals.bank_id)
             title = bank.text(bank.title, locale) if bank else totals.bank_id
             rows.append(StatRow(title, totals.answered, totals.correct, totals.points))
         return Stats(locale, tuple(rows))

@@ -23,6 +23,7 @@ from bot.play.channel import (
     refusal,
 )
 from bot.play.clock import Clock
+from bot.play.library import Library
 from bot.play.race import Race, clamp_settings
 from bot.play.refs import PlayerRef
 from bot.play.scheduler import Duty
@@ -196,26 +197,25 @@ class RaceSession:
 
 class Races:
     def __init__(
-        self, catalog: Catalog, races: RaceRepository, clock: Clock, publishers: Publishers
+        self, library: Library, races: RaceRepository, clock: Clock, publishers: Publishers
     ):
-        self._catalog = catalog
+        self._library = library
         self._races = races
         self._clock = clock
         self._publishers = publishers
         self.advancing = Duty("a race", self._races.running, self._advance)
 
-    def replace_catalog(self, catalog: Catalog) -> None:
-        self._catalog = catalog
-
-    def _session(self, race: Race) -> RaceSession:
+    async def _session(self, race: Race) -> RaceSession:
         publisher = self._publishers.get(race.scope.platform)
-        return RaceSession(race, self._races, self._catalog, publisher)
+        catalog = await self._library.of(race.scope, race.bank_id)
+        return RaceSession(race, self._races, catalog, publisher)
 
     async def start(
         self, caller: Caller, topic: str, questions: int | None, seconds: int | None
     ) -> Notice:
         loc = caller.locale
-        bank = self._catalog.find(topic)
+        catalog = await self._library.of(caller.scope)
+        bank = catalog.find(topic)
         if bank is None:
             return refusal(caller, "bad_topics", "race", topics=topic)
         if caller.scope.platform not in self._publishers:
@@ -237,7 +237,8 @@ class Races:
             opened_at=now,
             phase_until=now + seconds,
         )
-        outcome = await self._session(race).start(now)
+        session = RaceSession(race, self._races, catalog, self._publishers.get(race.scope.platform))
+        outcome = await session.start(now)
         if outcome != "race_started":
             return notice(loc, outcome)
         return notice(loc, outcome, total=count, seconds=seconds)
@@ -248,10 +249,12 @@ class Races:
         race = await self._races.get(action.race_id)
         if race is None or race.scope.platform != player.platform:
             return notice(locale, "invalid")
-        return await self._session(race).lock_in(player, action, locale, self._clock.now())
+        session = await self._session(race)
+        return await session.lock_in(player, action, locale, self._clock.now())
 
     async def _advance(self, race: Race) -> bool:
-        return await self._session(race).step(self._clock.now())
+        session = await self._session(race)
+        return await session.step(self._clock.now())
 
     async def stop(self, caller: Caller) -> Notice:
         running = await self._races.running(caller.scope)
@@ -260,6 +263,7 @@ class Races:
         race = running[0]
         if race.starter_id != caller.player.id and not caller.is_admin:
             return notice(caller.locale, "race_not_starter")
-        if not await self._session(race).stop(self._clock.now()):
+        session = await self._session(race)
+        if not await session.stop(self._clock.now()):
             return notice(caller.locale, "race_none")
         return notice(caller.locale, "race_stopped")

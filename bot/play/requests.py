@@ -105,15 +105,53 @@ class CompetitionStandings:
 
 
 @dataclass(frozen=True)
+class UploadBank:
+    """A bank file an admin sent (the adapter has downloaded it)."""
+
+    name: str  # the file's name: its extension says its format
+    data: bytes
+    allow_missing: bool = False  # questions without an explanation or references may stay so
+    language: str | None = None  # the language of a one-language import format file
+
+
+@dataclass(frozen=True)
+class ListBanks:
+    pass
+
+
+@dataclass(frozen=True)
+class RemoveBank:
+    bank_id: str
+
+
+@dataclass(frozen=True)
+class ProposeQuestion:
+    """The proposal form: the topic (a workspace bank, made if new), the question, its
+    choices one per line with the right one first, why, and a reference."""
+
+    topic: str
+    prompt: str
+    choices: str
+    explanation: str
+    reference: str = ""
+
+
+@dataclass(frozen=True)
+class ShowProposals:
+    pass
+
+
+@dataclass(frozen=True)
 class Usage:
     """A command the platform could not read: answer with its usage."""
 
-    command: str  # daily, race or competition
+    command: str  # daily, race, competition or bank
 
 
 ChannelRequest = (
     DailyOn | DailyOff | DailyStatus | RaceStart | RaceStop | CompetitionStart | CompetitionEnd
 )
+BankRequest = UploadBank | ListBanks | RemoveBank | ProposeQuestion | ShowProposals
 Request = (
     StartQuiz
     | ShowTopics
@@ -123,6 +161,7 @@ Request = (
     | Click
     | ChannelRequest
     | CompetitionStandings
+    | BankRequest
     | Usage
 )
 

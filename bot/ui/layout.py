@@ -43,6 +43,7 @@ from bot.ui.views import (
     Leaderboard,
     LeaderRow,
     Notice,
+    ProposalList,
     QuestionView,
     RaceLockedView,
     RacePodiumView,
@@ -409,3 +410,35 @@ def _race_podium(view: RacePodiumView, phrases: Phrasebook) -> Document:
         Heading(t(loc, key, topic=view.topic_title)),
         _ranking(loc, view.standings, t(loc, "no_winners"), medals=True),
     )
+
+
+@layout.register
+def _proposals(view: ProposalList, phrases: Phrasebook) -> Document:
+    """A page of proposed questions, each with its choices (the right one marked), why,
+    its sources and who proposed it; an Approve and a Reject button each."""
+    loc = view.locale
+    decided = (paragraph(view.decided),) if view.decided else ()
+    if not view.items:
+        return _one(Tone.PLAIN, *decided, paragraph(t(loc, "proposals_none")))
+    cards = [Card(Tone.PLAIN, (*decided, Heading(t(loc, "proposals_heading", count=view.pending))))]
+    buttons: list[Button] = []
+    for item in view.items:
+        marks = ("✓", *("✗" for _ in item.choices[1:]))
+        cards.append(
+            Card(
+                Tone.INFO,
+                (
+                    Heading(t(loc, "proposal_heading", number=item.number, topic=item.topic)),
+                    paragraph(item.prompt),
+                    Choices(tuple(zip(marks, item.choices, strict=True))),
+                    _explanation(loc, item.explanation),
+                    *_links(loc, item.references),
+                    Note(((t(loc, "proposal_by"), " ", Code(item.author_id)),)),
+                ),
+            )
+        )
+        buttons += [
+            Button(t(loc, "approve_button", number=item.number), item.approve, primary=True),
+            Button(t(loc, "reject_button", number=item.number), item.reject),
+        ]
+    return Document(tuple(cards), tuple(buttons))

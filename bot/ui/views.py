@@ -221,6 +221,29 @@ class RacePodiumView:
     stopped: bool  # ended early by /quiz race stop
 
 
+@dataclass(frozen=True)
+class ProposalItem:
+    number: int
+    topic: str  # the workspace bank it would join
+    author_id: str
+    prompt: str
+    choices: tuple[str, ...]  # the right one first, as proposed
+    explanation: str
+    references: tuple[str, ...]
+    approve: str  # action ids
+    reject: str
+
+
+@dataclass(frozen=True)
+class ProposalList:
+    """Questions members proposed, for an admin to approve or reject (a page of them)."""
+
+    locale: str
+    items: tuple[ProposalItem, ...]
+    pending: int  # all pending, shown or not
+    decided: str = ""  # what the last click did, shown above the list
+
+
 ChannelView = (
     DailyPostView
     | DailyRevealView
@@ -238,5 +261,6 @@ View = (
     | Stats
     | ChannelFeedback
     | RaceLockedView
+    | ProposalList
     | ChannelView
 )

@@ -49,6 +49,7 @@ class RecordingPublisher:
     def __init__(self, clock: FakeClock):
         self.clock = clock
         self.posts: list[Posted] = []
+        self.told: list[tuple[ScopeRef, str, Notice]] = []  # private messages to members
 
     async def post(self, channel: ScopeRef, view: ChannelView) -> str:
         self.posts.append(Posted(channel, view, self.clock.now()))
@@ -56,6 +57,9 @@ class RecordingPublisher:
 
     async def update(self, channel: ScopeRef, ref: str, view: ChannelView) -> None:
         self.posts[int(ref)].updates.append(view)
+
+    async def tell(self, workspace: ScopeRef, player_id: str, view: Notice) -> None:
+        self.told.append((workspace, player_id, view))
 
     def of(self, kind: type) -> list[Posted]:
         return [p for p in self.posts if isinstance(p.view, kind)]

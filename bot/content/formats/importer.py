@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.content.banks import ID_PATTERN, MAY_BE_MISSING, Bank, BankError, parse_bank
-from bot.content.formats import format_for
+from bot.content.formats import FORMATS, UnknownFormat, format_for
 from bot.content.formats.model import Draft, Format, slug
 from bot.content.formats.yaml_writer import bank_yaml
 from bot.ui.i18n import DEFAULT_LOCALE
@@ -42,11 +42,15 @@ def read_text(path: Path) -> tuple[str | None, list[BankError]]:
         data = path.read_bytes()
     except OSError as exc:
         return None, [BankError(str(path), 1, f"cannot read the file: {exc.strerror}")]
+    return decode_text(data, str(path))
+
+
+def decode_text(data: bytes, name: str) -> tuple[str | None, list[BankError]]:
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:
         line = data.count(b"\n", 0, exc.start) + 1
-        return None, [BankError(str(path), line, "not UTF-8 text: save the file as UTF-8")]
+        return None, [BankError(name, line, "not UTF-8 text: save the file as UTF-8")]
 
 
 def _ids(drafts: tuple[Draft, ...]) -> list[str]:
@@ -150,6 +154,26 @@ def load_bank_file(path: Path, options: Options) -> tuple[Bank | None, list[Bank
         return parse_bank(text, str(path)) if text is not None else (None, problems)
     imported, problems = import_file(path, options)
     return (imported.bank if imported else None), problems
+
+
+def bank_from_upload(
+    name: str, data: bytes, options: Options
+) -> tuple[Imported | None, list[BankError]]:
+    """A bank file sent in chat: YAML, or an import format told by its extension (an
+    Aiken file, which has none of its own, as ``.txt``)."""
+    text, problems = decode_text(data, name)
+    if text is None:
+        return None, problems
+    suffix = Path(name).suffix.lower()
+    if suffix in (".yaml", ".yml"):
+        bank, errors = parse_bank(text, name)
+        return (Imported(bank, text) if bank and not errors else None), errors
+    try:
+        form = format_for(Path(name), "aiken" if suffix == ".txt" else options.format)
+    except UnknownFormat:
+        known = ", ".join([".yaml", *(f.extension for f in FORMATS.values() if f.extension)])
+        return None, [BankError(name, 1, f"not a bank file: send {known} or Aiken as .txt")]
+    return import_text(text, name, form, options)
 
 
 def write_atomically(path: Path, text: str) -> None:

@@ -1,0 +1,109 @@
+"""Which banks a workspace plays: the shipped catalog plus the workspace's own banks,
+stored in the database as bank text and parsed here.
+
+Each workspace's parsed catalog is cached. With a store of its own (SQLite) this process
+is the only writer, so its own writes invalidate the cache and it cannot go stale. With a
+shared store (PostgreSQL) another process may upload or remove a bank: the cache is
+trusted for ``recheck`` seconds, then the banks' fingerprint (ids and revisions, one
+small read) is compared; a topic the cache does not know is always checked at once, so a
+bank uploaded through another worker plays on the next click."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from cachetools import LRUCache
+
+from bot.content.banks import Bank, Catalog, parse_bank
+from bot.persistence.workspace_banks import Fingerprint, WorkspaceBankRepository
+from bot.play.refs import ScopeRef
+
+log = logging.getLogger(__name__)
+
+RECHECK_SECONDS = 1.0
+WORKSPACES_CACHED = 1024
+
+
+@dataclass(frozen=True)
+class _Parsed:
+    fingerprint: Fingerprint
+    shipped: Catalog  # the shipped catalog it was built on (SIGHUP replaces that one)
+    catalog: Catalog
+    checked_at: float
+
+
+def bank_source_name(bank_id: str) -> str:
+    """How a stored bank is named in its errors (it has no file)."""
+    return f"workspace bank {bank_id}"
+
+
+class Library:
+    def __init__(
+        self,
+        shipped: Catalog,
+        banks: WorkspaceBankRepository,
+        *,
+        shared: bool,
+        recheck: float = RECHECK_SECONDS,
+        clock: Callable[[], float] = time.monotonic,
+    ):
+        self.shipped = shipped
+        self._banks = banks
+        self._shared = shared
+        self._recheck = recheck
+        self._clock = clock
+        self._cache: LRUCache[tuple[str, str], _Parsed] = LRUCache(WORKSPACES_CACHED)
+
+    def replace_shipped(self, catalog: Catalog) -> None:
+        self.shipped = catalog
+
+    def forget(self, platform: str, workspace_id: str) -> None:
+        """This process changed the workspace's banks."""
+        self._cache.pop((platform, workspace_id), None)
+
+    async def of(self, scope: ScopeRef, wanted: str = "") -> Catalog:
+        return await self.catalog(scope.platform, scope.workspace_id, wanted)
+
+    async def catalog(self, platform: str, workspace_id: str, wanted: str = "") -> Catalog:
+        """The workspace's catalog; ``wanted``: a bank id the caller needs (a run's or a
+        post's), which, when missing from the cache, sends it to the store at once."""
+        key, now = (platform, workspace_id), self._clock()
+        cached = self._cache.get(key)
+        if cached is not None and cached.shipped is self.shipped:
+            trusted = not self._shared or now - cached.checked_at < self._recheck
+            if trusted and (not wanted or cached.catalog.get(wanted) is not None):
+                return cached.catalog
+        fingerprint = await self._banks.fingerprint(platform, workspace_id)
+        fresh = cached is not None and cached.shipped is self.shipped
+        if cached is not None and fresh and cached.fingerprint == fingerprint:
+            self._cache[key] = _Parsed(fingerprint, cached.shipped, cached.catalog, now)
+            return cached.catalog
+        shipped = self.shipped
+        own = [] if not fingerprint else await self._parsed_banks(platform, workspace_id)
+        taken = {name for bank in shipped.banks for name in (bank.id, *bank.aliases)}
+        catalog = Catalog((*shipped.banks, *(b for b in own if b.id not in taken)))
+        self._cache[key] = _Parsed(fingerprint, shipped, catalog, now)
+        return catalog
+
+    async def own_banks(self, platform: str, workspace_id: str) -> list[Bank]:
+        """The workspace's own banks only (for ``/quiz bank list``)."""
+        catalog = await self.catalog(platform, workspace_id)
+        return list(catalog.banks[len(self.shipped.banks) :])
+
+    async def _parsed_banks(self, platform: str, workspace_id: str) -> list[Bank]:
+        banks = []
+        for stored in await self._banks.banks(platform, workspace_id):
+            bank, errors = parse_bank(stored.source, bank_source_name(stored.bank_id))
+            if bank is None:  # checked at upload; a newer quizbot may be stricter
+                log.warning(
+                    "workspace %s's bank %s no longer loads: %s",
+                    workspace_id,
+                    stored.bank_id,
+                    "; ".join(str(e) for e in errors[:3]),
+                )
+                continue
+            banks.append(bank)
+        return banks

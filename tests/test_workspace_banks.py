@@ -1,0 +1,221 @@
+"""A workspace's own banks through the core's dispatch, on SQLite and on PostgreSQL: an
+admin uploads (every import format and YAML, with the same precise errors as the
+command line), lists and removes; a member proposes, an admin approves or rejects, the
+author is told; the bank plays, joins the daily draw and is never seen by another
+workspace."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from bot.content.banks import Catalog
+from bot.play.engine import Engine
+from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.requests import (
+    Click,
+    Context,
+    ListBanks,
+    ProposeQuestion,
+    RemoveBank,
+    ShowProposals,
+    ShowTopics,
+    StartQuiz,
+    UploadBank,
+)
+from bot.ui.views import DailyPostView, Notice, ProposalList, QuestionView, TopicList
+
+from .support.channel import (
+    ADMIN,
+    CHANNEL,
+    PLAYERS,
+    FakeClock,
+    RecordingPublisher,
+    moment,
+    open_engine,
+    switch_on,
+)
+
+EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+BOSS = Context(ADMIN, CHANNEL, "en-US", is_admin=True)
+ANA = Context(PLAYERS[0], CHANNEL, "en-US")
+ELSEWHERE = Context(PlayerRef("slack", "U9", "Zed"), ScopeRef("slack", "T2", "C9"), "en-US", True)
+
+
+@pytest.fixture
+async def engine(
+    location: str, catalog: Catalog
+) -> AsyncIterator[tuple[Engine, RecordingPublisher]]:
+    engine, publisher = await open_engine(location, catalog, FakeClock(moment("2026-11-02T09:00")))
+    yield engine, publisher
+    await engine.store.close()
+
+
+def upload(name: str, **options: object) -> UploadBank:
+    return UploadBank(name, (EXAMPLES / name).read_bytes(), **options)  # type: ignore[arg-type]
+
+
+async def text(engine: Engine, request: object, context: Context) -> str:
+    reply = await engine.handle(request, context)  # type: ignore[arg-type]
+    assert isinstance(reply.view, Notice), reply.view
+    return reply.view.text
+
+
+async def test_an_admin_uploads_a_gift_file_and_the_workspace_plays_it(
+    engine: tuple[Engine, RecordingPublisher],
+) -> None:
+    core, _ = engine
+    saved = await text(core, upload("team.gift"), BOSS)
+    assert saved == (
+        "Saved the bank “Team ML systems” (team): 3 questions. It is in this workspace's"
+        " topics now."
+    )
+    topics = (await core.handle(ShowTopics(), ANA)).view
+    assert isinstance(topics, TopicList)
+    assert "team" in [t.id for t in topics.topics]
+    started = (await core.handle(StartQuiz("team"), ANA)).view
+    assert isinstance(started, QuestionView)
+    assert started.topic_title == "Team ML systems" and started.total == 3
+    answered = (await core.handle(Click(started.choices[0].action_id), ANA)).view
+    assert type(answered).__name__ == "Feedback"
+    listed = await text(core, ListBanks(), ANA)
+    assert listed == "This workspace's own banks:\n• Team ML systems (team): 3 questions"
+    # Another workspace sees none of it.
+    theirs = (await core.handle(ShowTopics(), ELSEWHERE)).view
+    assert isinstance(theirs, TopicList) and "team" not in [t.id for t in theirs.topics]
+    assert await text(core, ListBanks(), ELSEWHERE) == (
+        "This workspace has no banks of its own yet."
+    )
+    refused = (await core.handle(StartQuiz("team"), ELSEWHERE)).view
+    assert isinstance(refused, TopicList) and refused.unknown == "team"
+
+
+@pytest.mark.parametrize(
+    ("name", "options"),
+    [
+        ("team.xml", {}),
+        ("team.csv", {}),
+        ("trivia.json", {}),
+        ("team-aiken.txt", {}),
+    ],
+)
+async def test_every_import_format_uploads(
+    engine: tuple[Engine, RecordingPublisher], name: str, options: dict[str, object]
+) -> None:
+    core, _ = engine
+    saved = await text(core, upload(name, **options), BOSS)
+    assert saved.startswith("Saved the bank ")
+
+
+async def test_a_broken_file_shows_each_problem_and_stores_nothing(
+    engine: tuple[Engine, RecordingPublisher],
+) -> None:
+    core, _ = engine
+    broken = b"id: team\ntitle: {en: Team}\ndescription: {en: Ours}\nquestions:\n  - id: q1\n"
+    refused = await text(core, UploadBank("team.yaml", broken), BOSS)
+    assert refused.splitlines() == [  # what `quizbot banks check team.yaml` says
+        "team.yaml: 7 problem(s), nothing was saved:",
+        "team.yaml:2: bank team: title is missing the translation(s): hi, bn (or declare the"
+        " bank's languages, e.g. 'locales: [en]')",
+        "team.yaml:3: bank team: description is missing the translation(s): hi, bn (or declare"
+        " the bank's languages, e.g. 'locales: [en]')",
+        "team.yaml:5: bank team: question q1: the question is missing 'prompt'",
+        "team.yaml:5: bank team: question q1: the question is missing 'choices'",
+        "team.yaml:5: bank team: question q1: the question is missing 'answer'",
+        "team.yaml:5: bank team: question q1: the question is missing 'explanation'",
+        "team.yaml:5: bank team: question q1: the question is missing 'references'",
+    ]
+    assert await text(core, ListBanks(), BOSS) == "This workspace has no banks of its own yet."
+    gift = b"::q1:: Which? {=A ~B}\n"  # no explanation: the import's own rule
+    missing = await text(core, UploadBank("ours.gift", gift), BOSS)
+    assert missing.splitlines()[1].startswith("ours.gift:1: question q1: no explanation")
+    allowed = await text(core, UploadBank("ours.gift", gift, allow_missing=True), BOSS)
+    assert allowed.startswith("Saved the bank “ours” (ours): 1 questions.")
+    other = await text(core, UploadBank("notes.pdf", b"%PDF"), BOSS)
+    assert other.splitlines()[1] == (
+        "notes.pdf:1: not a bank file: send .yaml, .gift, .xml, .json, .csv or Aiken as .txt"
+    )
+    shipped = await text(core, UploadBank("o.yaml", _bank_yaml("offloading")), BOSS)
+    assert shipped.splitlines()[1] == (
+        "o.yaml:1: bank offloading: 'offloading' is the id of a built-in topic: choose another id"
+    )
+
+
+def _bank_yaml(bank_id: str) -> bytes:
+    return (
+        f"id: {bank_id}\nlocales: [en]\ntitle: {{en: Ours}}\ndescription: {{en: Ours}}\n"
+        "questions:\n  - id: q1\n    prompt: {en: 'Which one?'}\n    choices: [{en: A}, {en: B}]\n"
+        "    answer: 0\n    explanation: {en: Because.}\n"
+        "    references: ['https://example.org/a']\n"
+    ).encode()
+
+
+async def test_members_cannot_upload_or_remove_and_removal_keeps_answers(
+    engine: tuple[Engine, RecordingPublisher],
+) -> None:
+    core, _ = engine
+    no = "Only an admin can do that."
+    assert await text(core, UploadBank("ours.yaml", _bank_yaml("ours")), ANA) == no
+    assert await text(core, UploadBank("ours.yaml", _bank_yaml("ours")), BOSS) != no
+    started = (await core.handle(StartQuiz("ours"), ANA)).view
+    assert isinstance(started, QuestionView)
+    right = next(c for c in started.choices if c.text == "A")
+    await core.handle(Click(right.action_id), ANA)
+    assert await text(core, RemoveBank("ours"), ANA) == no
+    assert await text(core, RemoveBank("ours"), BOSS) == (
+        "Removed the bank ours. Answers already given stay on the leaderboards."
+    )
+    assert await text(core, RemoveBank("ours"), BOSS) == "This workspace has no bank ours."
+    board = await core.store.boards.standing(CHANNEL, "ours", "all", PLAYERS[0].id)
+    assert [(r.player_id, r.answered) for r in board.rows] == [("U0", 1)]
+
+
+async def test_propose_approve_play_and_daily_draw(
+    engine: tuple[Engine, RecordingPublisher],
+) -> None:
+    core, publisher = engine
+    form = ProposeQuestion(
+        "on-call",
+        "Which signal pages the on-call engineer first?",
+        "The SLO burn-rate alert\nA single slow request\nA dashboard colour change",
+        "Burn-rate alerts page when the error budget is being spent too fast.",
+        "https://sre.google/workbook/alerting-on-slos/",
+    )
+    sent = await text(core, form, ANA)
+    assert sent == "Thanks! Your question #1 for on-call waits for an admin's review."
+    one_choice = ProposeQuestion("on-call", "Which?", "Only one", "Because.")
+    refused = await text(core, one_choice, ANA)
+    assert refused.startswith("The question was not sent: 1 problem(s):\n")
+    assert "choices" in refused.splitlines()[1]
+    assert await text(core, ShowProposals(), ANA) == "Only an admin can do that."
+    page = (await core.handle(ShowProposals(), BOSS)).view
+    assert isinstance(page, ProposalList) and page.pending == 1
+    [item] = page.items
+    assert item.choices[0] == "The SLO burn-rate alert" and item.author_id == "U0"
+    # A member's click on the buttons does nothing.
+    assert isinstance((await core.handle(Click(item.approve), ANA)).view, Notice)
+    clicks = await asyncio.gather(  # two admins at once: decided once
+        core.handle(Click(item.approve), BOSS),
+        core.handle(Click(item.approve), BOSS),
+    )
+    decided = sorted(c.view.decided for c in clicks if isinstance(c.view, ProposalList))
+    assert decided == ["Approved #1: it is in on-call now.", "That question was decided already."]
+    assert [(who, n.text) for _, who, n in publisher.told] == [
+        ("U0", "Your proposed question #1 was approved: it is in the topic on-call now.")
+    ]
+    started = (await core.handle(StartQuiz("on-call"), ANA)).view
+    assert isinstance(started, QuestionView)
+    assert started.prompt == "Which signal pages the on-call engineer first?"
+    assert sorted(c.text for c in started.choices) == [
+        "A dashboard colour change",
+        "A single slow request",
+        "The SLO burn-rate alert",
+    ]
+    await switch_on(core, "on-call", "09:30", "UTC")
+    core.clock.advance(3600)  # type: ignore[attr-defined]
+    await core.scheduler.tick()
+    [daily] = publisher.of(DailyPostView)
+    assert daily.view.prompt == "Which signal pages the on-call engineer first?"  # type: ignore[union-attr]
