@@ -17,12 +17,16 @@ FULL = [
     ["startup"],
     ["slack_clicks"],
     ["discord_clicks"],
+    ["answer_backends"],
+    ["slack_workers"],
 ]
 QUICK = {
     "answer_path": ["--seconds", "1", "--rates", "500,1000", "--burst", "1000"],
     "leaderboards": ["--answers", "50000", "--queries", "50"],
     "memory": ["--runs", "1000"],
     "startup": ["--repeat", "1"],
+    "answer_backends": ["--seconds", "1", "--rates", "500", "--burst", "1000"],
+    "slack_workers": ["--seconds", "1", "--rates", "200"],
 }
 
 
