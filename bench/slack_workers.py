@@ -18,7 +18,7 @@ from pathlib import Path
 import psycopg
 
 from tests.slack.fake_slack import FakeSlack, SlackDriver, User, buttons
-from tests.slack.process import QUIZBOT, REPO, free_port, healthy
+from tests.slack.process import free_port, start_workers
 
 from .common import ms, record, table
 from .postgres import benchmark_database
@@ -46,24 +46,8 @@ async def with_workers(
     fake = FakeSlack(anyone=User("en-US", "Player"))
     await fake.start()
     port, metrics = free_port(), free_port()
-    env = {
-        **os.environ,
-        "SLACK_API_URL": fake.api_url,
-        "SLACK_BOT_TOKEN": "xoxb-bench",
-        "SLACK_SIGNING_SECRET": SECRET,
-        "QUIZBOT_DB": url,
-        "QUIZBOT_LOG_LEVEL": "WARNING",
-    }
-    parent = await asyncio.create_subprocess_exec(
-        *(QUIZBOT, "run", "slack", "--http", "--workers", str(count), "--port", str(port)),
-        *("--metrics-port", str(metrics)),
-        env=env,
-        cwd=REPO,
-        stdout=asyncio.subprocess.DEVNULL,
-    )
+    parent = await start_workers(fake, url, count, port, metrics, asyncio.subprocess.DEVNULL)
     try:
-        for worker in range(count):
-            await healthy(metrics + worker)
         driver = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
         needed = sum(int(r * seconds * 1.3) + 50 for r in rates) + 100
         clicks = await quizzes_started(driver, needed)

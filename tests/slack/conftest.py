@@ -9,7 +9,7 @@ import pytest
 
 from bot.play.engine import Engine
 
-from .fake_slack import FakeSlack, SlackDriver, message_problems
+from .fake_slack import FakeSlack, SlackDriver, User, message_problems
 from .support import SECRET, USERS, start_http
 
 
@@ -29,3 +29,13 @@ async def slack(engine: Engine, fake: FakeSlack) -> AsyncIterator[SlackDriver]:
     runner, url = await start_http(engine, fake)
     yield SlackDriver(fake, url, SECRET)
     await runner.cleanup()
+
+
+@pytest.fixture
+async def any_user_fake() -> AsyncIterator[FakeSlack]:
+    """A fake Slack in which every user id is an English-speaking "Player": for tests that
+    run real bot processes for many players."""
+    slack = FakeSlack(anyone=User("en-US", "Player"))
+    await slack.start()
+    yield slack
+    await slack.stop()

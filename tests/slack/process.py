@@ -54,6 +54,37 @@ async def leader_gauge(port: int) -> float:
     )
 
 
+async def start_workers(
+    fake: FakeSlack,
+    database: str,
+    count: int,
+    port: int,
+    metrics: int,
+    stderr: int = asyncio.subprocess.PIPE,
+) -> asyncio.subprocess.Process:
+    """``quizbot run slack --http --workers count`` on ``database``, every worker healthy
+    (worker k serves /metrics on ``metrics`` + k - 1)."""
+    env = {
+        **os.environ,
+        "SLACK_API_URL": fake.api_url,
+        "SLACK_BOT_TOKEN": "xoxb-process-test",
+        "SLACK_SIGNING_SECRET": SECRET,
+        "QUIZBOT_DB": database,
+        "QUIZBOT_LOG_LEVEL": "WARNING",
+    }
+    parent = await asyncio.create_subprocess_exec(
+        *(QUIZBOT, "run", "slack", "--http", "--workers", str(count), "--port", str(port)),
+        *("--metrics-port", str(metrics)),
+        env=env,
+        cwd=REPO,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=stderr,
+    )
+    for worker in range(count):
+        await healthy(metrics + worker)
+    return parent
+
+
 @dataclass
 class BotProcess:
     """One run of the bot; ``start`` again after ``kill`` restarts it on the same files."""

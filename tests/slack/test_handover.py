@@ -8,13 +8,12 @@ import asyncio
 import os
 import signal
 import time
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime
 
 import psycopg
 import pytest
 
-from .fake_slack import FakeSlack, SlackDriver, User, shown_text
+from .fake_slack import FakeSlack, SlackDriver, shown_text
 from .process import BotProcess, leader_gauge
 from .support import SECRET
 
@@ -22,11 +21,8 @@ pytestmark = pytest.mark.process
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    fake = FakeSlack(anyone=User("en-US", "Player"))
-    await fake.start()
-    yield fake
-    await fake.stop()
+def fake(any_user_fake: FakeSlack) -> FakeSlack:
+    return any_user_fake
 
 
 async def leader_of(bots: list[BotProcess]) -> tuple[BotProcess, BotProcess]:

@@ -15,8 +15,8 @@ import aiohttp
 import psycopg
 import pytest
 
-from .fake_slack import FakeSlack, SlackDriver, User, buttons, shown_text
-from .process import QUIZBOT, REPO, free_port, healthy, leader_gauge
+from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
+from .process import free_port, leader_gauge, start_workers
 from .support import SECRET
 
 pytestmark = pytest.mark.process
@@ -27,11 +27,8 @@ def workers_of(parent: int) -> list[int]:
 
 
 @pytest.fixture
-async def fake() -> AsyncIterator[FakeSlack]:
-    fake = FakeSlack(anyone=User("en-US", "Player"))
-    await fake.start()
-    yield fake
-    await fake.stop()
+def fake(any_user_fake: FakeSlack) -> FakeSlack:
+    return any_user_fake
 
 
 @dataclass
@@ -49,25 +46,8 @@ async def workers(fake: FakeSlack, postgres_url: str) -> AsyncIterator[Workers]:
     """``quizbot run slack --http --workers 2`` on the test's database, both healthy;
     stopped with SIGTERM afterwards, which must end it cleanly."""
     port, metrics = free_port(), free_port()
-    env = {
-        **os.environ,
-        "SLACK_API_URL": fake.api_url,
-        "SLACK_BOT_TOKEN": "xoxb-process-test",
-        "SLACK_SIGNING_SECRET": SECRET,
-        "QUIZBOT_DB": postgres_url,
-        "QUIZBOT_LOG_LEVEL": "WARNING",
-    }
-    parent = await asyncio.create_subprocess_exec(
-        *(QUIZBOT, "run", "slack", "--http", "--workers", "2", "--port", str(port)),
-        *("--metrics-port", str(metrics)),
-        env=env,
-        cwd=REPO,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.PIPE,
-    )
+    parent = await start_workers(fake, postgres_url, 2, port, metrics)
     try:
-        await healthy(metrics)
-        await healthy(metrics + 1)
         yield Workers(parent, port, metrics)
     finally:
         parent.send_signal(signal.SIGTERM)
