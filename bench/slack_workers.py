@@ -19,10 +19,11 @@ import psycopg
 
 from tests.slack.fake_slack import FakeSlack, SlackDriver, User, buttons
 from tests.slack.process import free_port, start_workers
+from tests.slack.support import SECRET
 
 from .common import ms, record, table
 from .postgres import benchmark_database
-from .slack_clicks import SECRET, open_loop
+from .slack_clicks import open_loop
 
 WORKERS = (1, 2)
 
