@@ -19,11 +19,10 @@ import psycopg
 
 from tests.slack.fake_slack import FakeSlack, SlackDriver, User, buttons
 from tests.slack.process import free_port, start_workers
-from tests.slack.support import SECRET
 
 from .common import ms, record, table
 from .postgres import benchmark_database
-from .slack_clicks import open_loop
+from .slack_clicks import SECRET, open_loop
 
 WORKERS = (1, 2)
 
@@ -47,7 +46,9 @@ async def with_workers(
     fake = FakeSlack(anyone=User("en-US", "Player"))
     await fake.start()
     port, metrics = free_port(), free_port()
-    parent = await start_workers(fake, url, count, port, metrics, asyncio.subprocess.DEVNULL)
+    parent = await start_workers(
+        fake, url, count, port, metrics, asyncio.subprocess.DEVNULL, secret=SECRET
+    )
     try:
         driver = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
         needed = sum(int(r * seconds * 1.3) + 50 for r in rates) + 100

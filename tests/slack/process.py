@@ -61,6 +61,7 @@ async def start_workers(
     port: int,
     metrics: int,
     stderr: int = asyncio.subprocess.PIPE,
+    secret: str = SECRET,
 ) -> asyncio.subprocess.Process:
     """``quizbot run slack --http --workers count`` on ``database``, every worker healthy
     (worker k serves /metrics on ``metrics`` + k - 1)."""
@@ -68,7 +69,7 @@ async def start_workers(
         **os.environ,
         "SLACK_API_URL": fake.api_url,
         "SLACK_BOT_TOKEN": "xoxb-process-test",
-        "SLACK_SIGNING_SECRET": SECRET,
+        "SLACK_SIGNING_SECRET": secret,
         "QUIZBOT_DB": database,
         "QUIZBOT_LOG_LEVEL": "WARNING",
     }
