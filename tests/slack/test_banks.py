@@ -7,8 +7,10 @@ of it in the app's DM."""
 from __future__ import annotations
 
 import itertools
+import json
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode
 
 from bot.content.formats.importer import Options, bank_from_upload
 from bot.play.engine import Engine
@@ -318,3 +320,23 @@ async def test_a_reply_where_the_bot_may_not_post_goes_to_the_dm(
     assert [shown_text(m) for m in told] == [
         "Thanks! Your question #1 for on-call waits for an admin's review."
     ]
+
+
+async def test_a_forged_submission_is_refused_without_a_crash(
+    slack: SlackDriver, fake: FakeSlack
+) -> None:
+    view = await slack.open_form("bank upload", ADMIN, fake)
+    answers = {"file": [fake.add_file("team.gift", gift_bytes())]}
+    payload = slack.submission_payload(view, answers, ADMIN, slack.new_key())
+    body = urlencode({"payload": json.dumps(payload)})
+    assert await slack.post(body, secret="not-the-secret") == 401
+    for forged in (
+        {**payload["view"], "private_metadata": "not json"},
+        {**payload["view"], "callback_id": "qz_other"},
+        {**payload["view"], "state": {"values": "none"}},
+    ):
+        assert (
+            await slack.post(urlencode({"payload": json.dumps({**payload, "view": forged})})) == 400
+        )
+    assert fake.calls_to("files") == [] and fake.ephemerals(ADMIN) == []
+    assert shown_text(await slack.command("bank list", ADMIN)) == NO_BANKS
