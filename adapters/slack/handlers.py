@@ -7,6 +7,7 @@ import re
 from collections.abc import Collection
 from typing import Any
 
+import aiohttp
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -90,8 +91,9 @@ def register(
                 await client.views_open(
                     trigger_id=str(body.get("trigger_id")), view=build(locale, command.channel_id)
                 )
-            except SlackApiError as exc:
-                log.warning("views.open failed: %s", api_error(exc))
+            except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
+                problem = api_error(exc) if isinstance(exc, SlackApiError) else type(exc).__name__
+                log.warning("views.open failed: %s", problem)
                 failed = _notice(locale, "try_again", t(locale, "try_again"))
                 await replier.deliver(command.response_url, failed)
 

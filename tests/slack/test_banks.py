@@ -340,3 +340,12 @@ async def test_a_forged_submission_is_refused_without_a_crash(
         )
     assert fake.calls_to("files") == [] and fake.ephemerals(ADMIN) == []
     assert shown_text(await slack.command("bank list", ADMIN)) == NO_BANKS
+
+
+async def test_a_form_slack_cannot_open_says_try_again(slack: SlackDriver, fake: FakeSlack) -> None:
+    fake.faults["views.open"] = ["500", "500"]  # a retry, then given up
+    reply = await slack.command("propose", "U1")
+    assert shown_text(reply) == (
+        "Sorry, something went wrong on our side. Please try again in a moment."
+    )
+    assert fake.views == []
