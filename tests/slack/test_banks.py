@@ -12,10 +12,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
 
-from bot.content.formats.importer import Options, bank_from_upload
-from bot.play.engine import Engine
+import pytest
 
-from .fake_slack import Call, FakeSlack, SlackDriver, buttons, shown_text
+from adapters.slack import modals
+from bot.content.formats.importer import Options, bank_from_upload
+from bot.ui.i18n import LOCALES
+
+from .fake_slack import Call, FakeSlack, SlackDriver, buttons, shown_text, view_problems
 from .support import SECRET
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
@@ -311,7 +314,7 @@ async def test_the_forms_speak_the_members_language(slack: SlackDriver, fake: Fa
 
 
 async def test_a_reply_where_the_bot_may_not_post_goes_to_the_dm(
-    slack: SlackDriver, fake: FakeSlack, engine: Engine
+    slack: SlackDriver, fake: FakeSlack
 ) -> None:
     fake.absent.add(slack.channel)  # a private channel the bot was not invited to
     view = await slack.open_form("propose", "U1", fake)
@@ -349,3 +352,9 @@ async def test_a_form_slack_cannot_open_says_try_again(slack: SlackDriver, fake:
         "Sorry, something went wrong on our side. Please try again in a moment."
     )
     assert fake.views == []
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_both_forms_are_valid_modals_in_every_language(locale: str) -> None:
+    for view in (modals.upload_view(locale, "C1"), modals.proposal_view(locale, "C1")):
+        assert view_problems(view) == []
