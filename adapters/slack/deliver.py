@@ -1,6 +1,7 @@
 """Replies through an interaction's ``response_url``: it works in any channel (the bot
 need not be a member), and it can update the clicked message in place, send a new
-message only the player sees, or post in the channel — whichever the core decided."""
+message only the player sees, or post in the channel — whichever the core decided. A
+submitted form has no response_url: its reply is an ephemeral message."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ import logging
 from typing import Any
 
 import aiohttp
+from slack_sdk.errors import SlackApiError
+from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.operations import metrics
@@ -17,7 +20,9 @@ from bot.ui.messages import t
 from bot.ui.views import Notice
 
 from . import retries
+from .publisher import NOT_A_MEMBER
 from .render import render
+from .retries import api_error
 
 log = logging.getLogger(__name__)
 
@@ -97,3 +102,28 @@ class Replier:
         metrics.API_ERRORS.labels(platform=PLATFORM).inc()
         tried = f" (after a retry: {', '.join(seen.reasons)})" if seen.reasons else ""
         log.warning("could not deliver a reply through response_url: %s%s", problem, tried)
+
+
+async def post_privately(
+    client: AsyncWebClient, channel_id: str, user_id: str, reply: Reply
+) -> None:
+    """A form's reply (a view_submission has no response_url): an ephemeral message in
+    the channel the form was opened from, or the app's DM where the bot may not post
+    there. One that cannot be delivered is one warning."""
+    message = render(reply.view)
+    text, blocks = message.text, list(message.blocks)
+    try:
+        try:
+            await client.chat_postEphemeral(
+                channel=channel_id, user=user_id, text=text, blocks=blocks
+            )
+        except SlackApiError as exc:
+            if api_error(exc) not in NOT_A_MEMBER:
+                raise
+            await client.chat_postMessage(channel=user_id, text=text, blocks=blocks)
+    except SlackApiError as exc:
+        metrics.API_ERRORS.labels(platform=PLATFORM).inc()
+        log.warning("could not deliver a form's reply: %s", api_error(exc))
+    except (aiohttp.ClientError, TimeoutError) as exc:
+        metrics.API_ERRORS.labels(platform=PLATFORM).inc()
+        log.warning("could not deliver a form's reply: %s", type(exc).__name__)

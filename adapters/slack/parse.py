@@ -3,6 +3,7 @@ garbage payload is refused before any handler (or bolt's own matchers) reads it.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -16,11 +17,14 @@ from bot.play.requests import (
     DailyOff,
     DailyOn,
     DailyStatus,
+    ListBanks,
     RaceStart,
     RaceStop,
+    RemoveBank,
     Request,
     SetLanguage,
     ShowLeaderboard,
+    ShowProposals,
     ShowStats,
     ShowTopics,
     StartQuiz,
@@ -31,6 +35,7 @@ COMMAND = "/quiz"
 MAX_TOPIC = 100  # characters of a topic read from /quiz text
 HELP, TOPICS, LEADERBOARD, STATS, LANG = "help", "topics", "leaderboard", "stats", "lang"
 DAILY, RACE, COMPETITION = "daily", "race", "competition"
+BANK, PROPOSE, PROPOSALS = "bank", "propose", "proposals"
 _WORDS = {
     "help": HELP,
     "?": HELP,
@@ -44,7 +49,13 @@ _WORDS = {
     "daily": DAILY,
     "race": RACE,
     "competition": COMPETITION,
+    "bank": BANK,
+    "propose": PROPOSE,
+    "proposals": PROPOSALS,
 }
+# The forms a command opens (a modal: Slack has no file or multi-field slash command).
+UPLOAD_FORM, PROPOSAL_FORM = "qz_bank_upload", "qz_propose"
+FORMS = (UPLOAD_FORM, PROPOSAL_FORM)
 
 
 @dataclass(frozen=True)
@@ -57,6 +68,35 @@ class Command:
     user_name: str  # the Slack handle: a fallback when users.info gives no display name
     text: str
     response_url: str
+
+
+@dataclass(frozen=True)
+class OpenForm:
+    """A command answered with a modal: its callback id (UPLOAD_FORM or PROPOSAL_FORM)."""
+
+    form: str
+
+
+@dataclass(frozen=True)
+class Submission:
+    """A modal's ``view_submission``: who sent which form from which channel, and its
+    values by action id (a text, a select's or checkboxes' values, or files)."""
+
+    team_id: str
+    channel_id: str  # the channel the form was opened from (its private_metadata)
+    user_id: str
+    user_name: str
+    form: str
+    locale: str  # the language the form was shown in
+    values: Mapping[str, object]
+
+
+@dataclass(frozen=True)
+class SlackFile:
+    """A file a member chose in a modal's file input."""
+
+    name: str
+    url: str  # url_private_download: needs the bot token (files:read)
 
 
 @dataclass(frozen=True)
@@ -116,18 +156,73 @@ def click(body: Mapping[str, Any]) -> Click | None:
     return Click(team, channel, user_id, action_id, response_url, handle)
 
 
+def metadata(channel_id: str, locale: str) -> str:
+    """A form's private_metadata: where it was opened and in which language."""
+    return json.dumps({"channel": channel_id, "locale": locale})
+
+
+def _metadata(raw: object) -> tuple[str, str] | None:
+    try:
+        found = json.loads(raw) if isinstance(raw, str) else None
+    except ValueError:
+        return None
+    channel, locale = _text(_get(found, "channel")), _text(_get(found, "locale"))
+    return (channel, locale) if channel and locale else None
+
+
+def _value(state: object) -> object:
+    """What one input holds, by its element's type; None for a kind no form uses."""
+    match _get(state, "type"):
+        case "plain_text_input":
+            return _text(_get(state, "value")) or ""
+        case "static_select":
+            return _text(_get(_get(state, "selected_option"), "value")) or ""
+        case "checkboxes":
+            options = _get(state, "selected_options")
+            chosen = options if isinstance(options, list) else []
+            return tuple(v for o in chosen if (v := _text(_get(o, "value"))))
+        case "file_input":
+            files = _get(state, "files")
+            found = files if isinstance(files, list) else []
+            pairs = ((_text(_get(f, "name")), _url(_get(f, "url_private_download"))) for f in found)
+            return tuple(SlackFile(name, url) for name, url in pairs if name and url)
+    return None
+
+
+def submission(body: Mapping[str, Any]) -> Submission | None:
+    if body.get("type") != "view_submission":
+        return None
+    view, user = body.get("view"), body.get("user")
+    form = _text(_get(view, "callback_id"))
+    team = _text(_get(body.get("team"), "id")) or _text(_get(user, "team_id"))
+    user_id = _text(_get(user, "id"))
+    opened = _metadata(_get(view, "private_metadata"))
+    blocks = _get(_get(view, "state"), "values")
+    if not (form in FORMS and team and user_id and opened and isinstance(blocks, Mapping)):
+        return None
+    values = {
+        action: value
+        for inputs in blocks.values()
+        if isinstance(inputs, Mapping)
+        for action, state in inputs.items()
+        if (value := _value(state)) is not None
+    }
+    handle = _text(_get(user, "username")) or _text(_get(user, "name")) or user_id
+    return Submission(team, opened[0], user_id, handle, form, opened[1], values)
+
+
 def understood(body: object) -> bool:
     """Whether a request is one this app serves, in a shape it can read."""
     if not isinstance(body, Mapping) or "event" in body:
-        # Neither kind has an `event`; bolt reads it on every request and fails on a non-dict.
+        # No kind has an `event`; bolt reads it on every request and fails on a non-dict.
         return False
-    return command(body) is not None or click(body) is not None
+    return any(read(body) is not None for read in (command, click, submission))
 
 
-def request(text: str) -> Request:
+def request(text: str) -> Request | OpenForm:
     """Parse ``/quiz`` text: ``help``, ``topics``, ``leaderboard [week|month|all|competition]
-    [topic]``, ``stats``, ``lang <code>``, the ``daily``, ``race`` and ``competition``
-    commands, or else a topic to start a quiz on."""
+    [topic]``, ``stats``, ``lang <code>``, the ``daily``, ``race``, ``competition`` and
+    ``bank`` commands, ``propose`` and ``proposals``, or else a topic to start a quiz on."""
     # Slack sends &, < and > in command text as HTML entities.
     cleaned = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&").strip()
     words = cleaned.split()
@@ -153,6 +248,12 @@ def request(text: str) -> Request:
             return _race(rest)
         case "competition":
             return _competition(cleaned.split(None, 1)[1] if rest else "")
+        case "bank":
+            return _bank(rest)
+        case "propose":
+            return OpenForm(PROPOSAL_FORM)
+        case "proposals":
+            return ShowProposals()
     return ShowTopics()
 
 
@@ -213,3 +314,14 @@ def _competition(rest: str) -> Request:
         return Usage(COMPETITION)
     topics = " ".join(match["topics"].split()) if match["topics"] else None
     return CompetitionStart(match["name"].strip(), match["until"], topics)
+
+
+def _bank(rest: list[str]) -> Request | OpenForm:
+    words = [w.casefold() for w in rest]
+    if words == ["upload"]:
+        return OpenForm(UPLOAD_FORM)
+    if words == ["list"]:
+        return ListBanks()
+    if len(words) == 2 and words[0] == "remove":
+        return RemoveBank(rest[1])
+    return Usage(BANK)

@@ -8,5 +8,5 @@ from bot.ui.phrases import CataloguePhrases
 TEXT = Messages("adapters.slack", "slack")
 # One command for everything on Slack: the topic list shows every subcommand's usage.
 PHRASES = CataloguePhrases(
-    TEXT, "/quiz ", ("usage", "daily_usage", "race_usage", "competition_usage")
+    TEXT, "/quiz ", ("usage", "daily_usage", "race_usage", "competition_usage", "bank_usage")
 )

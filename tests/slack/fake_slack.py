@@ -1,11 +1,12 @@
 """A fake Slack on 127.0.0.1, for tests and for trying quizbot by hand.
 
 It serves what quizbot calls (the Web API methods ``auth.test``, ``users.info``,
-``chat.*`` and ``apps.connections.open``), records every ``response_url`` post and
-Web API call, keeps each channel message as ``chat.update`` leaves it, and offers a
-Socket Mode websocket. ``SlackDriver`` plays Slack's other half: it sends slash
-commands and button clicks to the app, signed the way Slack signs them, and returns
-the messages the app posts back.
+``chat.*``, ``views.open`` and ``apps.connections.open``, and the download of files
+members chose in a modal), records every ``response_url`` post and Web API call, keeps
+each channel message as ``chat.update`` leaves it and each message to a user id as a DM,
+and offers a Socket Mode websocket. ``SlackDriver`` plays Slack's other half: it sends
+slash commands, button clicks and modal submissions to the app, signed the way Slack
+signs them, and returns the messages the app posts back.
 
 By hand, in three terminals (the same SLACK_SIGNING_SECRET in the last two):
 
@@ -43,12 +44,14 @@ from urllib.parse import urlencode
 import aiohttp
 from aiohttp import web
 from slack_sdk.models.blocks import Block
+from slack_sdk.models.views import View
 
 T = TypeVar("T")
 MAX_BLOCKS = 50
 # What `FakeSlack.faults` can make a call answer instead of its normal answer.
 FAULTS = ("429", "500", "slow", "drop")
 CHAT_METHODS = ("chat.postMessage", "chat.postEphemeral", "chat.update")
+TRIGGER_SECONDS = 3  # how long Slack accepts a trigger_id for views.open
 
 
 @dataclass(frozen=True)
@@ -65,6 +68,14 @@ class User:
     real_name: str = ""
     admin: bool = False  # users.info's is_admin
     owner: bool = False  # users.info's is_owner
+
+
+@dataclass(frozen=True)
+class OpenedView:
+    """A modal the app opened with views.open, as Slack keeps it for the submission."""
+
+    trigger_id: str
+    view: dict[str, Any]  # with Slack's id, team_id, state and hash added
 
 
 @dataclass(frozen=True)
@@ -108,6 +119,24 @@ def message_problems(message: Mapping[str, Any]) -> list[str]:
     return problems
 
 
+def view_problems(view: Mapping[str, Any]) -> list[str]:
+    """Why a modal view would not be valid for views.open (empty if it is)."""
+    problems = []
+    try:
+        View(**view).to_dict()  # slack_sdk checks the view and each block and element
+    except Exception as exc:  # any failure is what we report
+        problems.append(f"view: {exc}")
+    for raw in view.get("blocks") or []:
+        if raw.get("type") != "input":
+            continue
+        element = raw.get("element") or {}
+        if raw.get("block_id") is None or element.get("action_id") is None:
+            problems.append("an input block without a block_id or action_id")
+        if element.get("type") == "plain_text_input" and element.get("max_length", 0) > 3000:
+            problems.append("a plain_text_input longer than 3000 characters")
+    return problems
+
+
 def sign(secret: str, timestamp: str, body: str | bytes) -> str:
     """Slack's request signature: v0= + HMAC-SHA256(secret, "v0:{timestamp}:{body}")."""
     raw = body if isinstance(body, bytes) else body.encode()
@@ -128,6 +157,9 @@ class FakeSlack:
         self.absent: set[str] = set()  # channels the bot is not in: chat.* gets not_in_channel
         self.calls: list[Call] = []
         self._posts: dict[str, ChannelPost] = {}  # by ref, in posting order
+        self.views: list[OpenedView] = []
+        self._triggers_used: set[str] = set()
+        self._files: dict[str, tuple[str, bytes]] = {}  # id → name, content
         self.socket_acks: list[dict[str, Any]] = []
         # Method (or "response_url") → the faults its next calls meet, one per call, in
         # order (see FAULTS); `faulted` records each fault served.
@@ -149,6 +181,7 @@ class FakeSlack:
         app = web.Application()
         app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/response/{key}", self._response)
+        app.router.add_get("/files-pri/{file_id}/{name}", self._download)
         app.router.add_get("/socket", self._socket)
         app.router.add_get("/_response/{key}", self._wait_response)  # for `play`
         app.router.add_get("/_messages", self._messages)
@@ -183,6 +216,38 @@ class FakeSlack:
     def channel_posts(self, channel: str | None = None) -> list[ChannelPost]:
         """Messages posted in channels (all, or one channel's), each as last edited."""
         return [p for p in self._posts.values() if channel in (None, p.channel)]
+
+    def dms(self, user: str) -> list[dict[str, Any]]:
+        """Messages the app sent a user in its DM (chat.postMessage to the user's id)."""
+        return [c.body for c in self.calls_to("chat.postMessage") if c.body.get("channel") == user]
+
+    def ephemerals(self, user: str) -> list[dict[str, Any]]:
+        """chat.postEphemeral messages to a user, in any channel."""
+        return [c.body for c in self.calls_to("chat.postEphemeral") if c.body.get("user") == user]
+
+    def add_file(self, name: str, content: bytes) -> dict[str, Any]:
+        """A file a member uploaded in a modal: Slack's file object, as view.state has it."""
+        file_id = f"F{len(self._files) + 1:08d}"
+        self._files[file_id] = (name, content)
+        url = f"{self.url}/files-pri/T1-{file_id}/{name}"
+        return {
+            "id": file_id,
+            "created": int(time.time()),
+            "timestamp": int(time.time()),
+            "name": name,
+            "title": name,
+            "mimetype": "text/plain",
+            "filetype": name.rsplit(".", 1)[-1],
+            "pretty_type": "Plain Text",
+            "user": "U1",
+            "size": len(content),
+            "mode": "hosted",
+            "is_external": False,
+            "is_public": False,
+            "url_private": url,
+            "url_private_download": url + "?download=1",
+            "permalink": f"https://fake.slack.test/files/U1/{file_id}/{name}",
+        }
 
     def responses(self, key: str) -> list[dict[str, Any]]:
         return [c.body for c in self.calls if c.method == "response_url" and c.key == key]
@@ -273,15 +338,56 @@ class FakeSlack:
             return {"ok": True, "user": self._user(str(args["user"]), user, args)}
         if method in CHAT_METHODS:
             return self._chat(method, args)
+        if method == "views.open":
+            return self._open_view(args)
         if method == "apps.connections.open":
             return {"ok": True, "url": self.url.replace("http://", "ws://") + "/socket"}
         return {"ok": False, "error": "unknown_method"}
+
+    def _open_view(self, args: Mapping[str, Any]) -> dict[str, Any]:
+        """A modal, for a trigger_id the driver issued less than 3 s ago and used once."""
+        trigger = str(args.get("trigger_id"))
+        issued = re.fullmatch(r"trigger\.[\w.-]+\.(\d+)", trigger)
+        if issued is None or trigger in self._triggers_used:
+            return {"ok": False, "error": "invalid_trigger_id"}
+        if time.time() - int(issued[1]) / 1000 > TRIGGER_SECONDS:
+            return {"ok": False, "error": "expired_trigger_id"}
+        raw = args.get("view")
+        view = json.loads(raw) if isinstance(raw, str) else raw
+        if not isinstance(view, dict):
+            return {"ok": False, "error": "invalid_arguments"}
+        problems = view_problems(view)
+        if problems:
+            return {
+                "ok": False,
+                "error": "invalid_arguments",
+                "response_metadata": {"messages": problems},
+            }
+        self._triggers_used.add(trigger)
+        opened = {
+            **view,
+            "id": f"V{len(self.views) + 1:08d}",
+            "team_id": "T1",
+            "state": {"values": {}},
+            "hash": f"{time.time():.6f}.fake",
+            "app_id": "AQUIZBOT",
+            "bot_id": "BQUIZBOT",
+        }
+        self.views.append(OpenedView(trigger, opened))
+        return {"ok": True, "view": opened}
 
     def _chat(self, method: str, args: Mapping[str, Any]) -> dict[str, Any]:
         channel = str(args.get("channel"))
         if channel in self.absent:
             return {"ok": False, "error": "not_in_channel"}
         text, blocks = str(args.get("text", "")), list(args.get("blocks") or [])
+        if method == "chat.postEphemeral" and not args.get("user"):
+            return {"ok": False, "error": "user_not_found"}
+        if method == "chat.postMessage" and channel[:1] in ("U", "W"):
+            # To a user id: Slack posts in the app's DM with them and answers with its id.
+            if channel not in self.users and self.anyone is None:
+                return {"ok": False, "error": "channel_not_found"}
+            return {"ok": True, "channel": f"D{channel}", "ts": f"{next(self._ts)}.0001"}
         if method == "chat.update":
             ref = f"{channel}:{args.get('ts')}"
             post = self._posts.get(ref)
@@ -308,6 +414,19 @@ class FakeSlack:
         if str(args.get("include_locale")).lower() in ("1", "true"):
             found["locale"] = user.locale
         return found
+
+    async def _download(self, request: web.Request) -> web.Response:
+        """A file's content for the bot token; without it Slack redirects to its login page."""
+        file_id = request.match_info["file_id"].removeprefix("T1-")
+        found = self._files.get(file_id)
+        token = request.headers.get("Authorization", "")
+        authorized = token.startswith("Bearer xoxb-")
+        await self._record(Call("files", {"id": file_id, "authorized": authorized}))
+        if found is None or found[0] != request.match_info["name"]:
+            return web.Response(status=404, text="file not found")
+        if not authorized:
+            raise web.HTTPFound("https://fake.slack.test/?redir=%2Ffiles-pri")
+        return web.Response(body=found[1], content_type="application/octet-stream")
 
     async def _wait_response(self, request: web.Request) -> web.Response:
         count = int(request.query.get("count", "1"))
@@ -398,6 +517,49 @@ class RemoteFake:
         return [ChannelPost(**post) for post in await self._get("/_channel")]
 
 
+def trigger_id(key: str) -> str:
+    """A trigger id as Slack issues one: views.open takes it once, within 3 s."""
+    return f"trigger.{key}.{int(time.time() * 1000)}"
+
+
+def _state(element: Mapping[str, Any], answer: object) -> dict[str, Any]:
+    """What view.state.values holds for one input element given a member's answer: a
+    text, a select's value, the values of ticked checkboxes, or a file_input's files."""
+    kind = element["type"]
+    options = element.get("options", [])
+    many = list(answer) if isinstance(answer, list | tuple) else []
+    if kind == "plain_text_input":
+        assert answer is None or len(str(answer)) <= element.get("max_length", 3000)
+        return {"type": kind, "value": answer}
+    if kind == "static_select":
+        chosen = next((o for o in options if o["value"] == answer), element.get("initial_option"))
+        return {"type": kind, "selected_option": chosen}
+    if kind == "checkboxes":
+        ticked = [o for o in options if o["value"] in many]
+        return {"type": kind, "selected_options": ticked}
+    if kind == "file_input":
+        assert len(many) <= element.get("max_files", 10)
+        return {"type": kind, "files": many}
+    raise AssertionError(f"the fake cannot fill a {kind} input")
+
+
+def submitted_view(view: Mapping[str, Any], answers: Mapping[str, object]) -> dict[str, Any]:
+    """The view as a view_submission carries it: ``answers`` by action id. As Slack's
+    client, it refuses to submit a required input left empty or an unknown action id."""
+    values: dict[str, Any] = {}
+    for block in view["blocks"]:
+        if block["type"] != "input":
+            continue
+        element = block["element"]
+        answer = answers.get(element["action_id"])
+        empty = answer in (None, "", [], ()) and element["type"] != "static_select"
+        assert not (empty and not block.get("optional")), f"{element['action_id']} is required"
+        values[block["block_id"]] = {element["action_id"]: _state(element, answer)}
+    known = {a for inputs in values.values() for a in inputs}
+    assert set(answers) <= known, f"no inputs {set(answers) - known} in the view"
+    return {**view, "state": {"values": values}}
+
+
 @dataclass
 class SlackDriver:
     """Slack's side of the conversation with the app: signed slash commands and clicks."""
@@ -427,7 +589,7 @@ class SlackDriver:
             "api_app_id": "AQUIZBOT",
             "is_enterprise_install": "false",
             "response_url": self.fake.response_url(key),
-            "trigger_id": f"trigger.{key}",
+            "trigger_id": trigger_id(key),
         }
 
     def click_payload(
@@ -451,7 +613,7 @@ class SlackDriver:
                 "channel_id": self.channel,
                 "is_ephemeral": message_ts is None,
             },
-            "trigger_id": f"trigger.{key}",
+            "trigger_id": trigger_id(key),
             "team": {"id": self.team, "domain": "fake"},
             "enterprise": None,
             "is_enterprise_install": False,
@@ -469,6 +631,50 @@ class SlackDriver:
             ],
         }
 
+    def submission_payload(
+        self, view: Mapping[str, Any], answers: Mapping[str, object], user: str, key: str
+    ) -> dict[str, Any]:
+        """A view_submission payload: the member submits the modal ``view`` with ``answers``
+        (by action id)."""
+        return {
+            "type": "view_submission",
+            "team": {"id": self.team, "domain": "fake"},
+            "user": {
+                "id": user,
+                "username": user.lower(),
+                "name": user.lower(),
+                "team_id": self.team,
+            },
+            "api_app_id": "AQUIZBOT",
+            "token": "deprecated-verification-token",
+            "trigger_id": trigger_id(key),
+            "view": submitted_view(view, answers),
+            "response_urls": [],
+            "is_enterprise_install": False,
+            "enterprise": None,
+        }
+
+    async def open_form(self, text: str, user: str, fake: FakeSlack) -> dict[str, Any]:
+        """Send ``/quiz <text>``, which opens a modal; returns the view Slack shows."""
+        key = self.new_key()
+        assert await self.post(urlencode(self.command_fields(text, user, key))) == 200
+        opened = await fake.wait_for(
+            lambda: next(
+                (v for v in fake.views if v.trigger_id.startswith(f"trigger.{key}.")), None
+            )
+        )
+        return opened.view
+
+    async def submit(
+        self, view: Mapping[str, Any], answers: Mapping[str, object], user: str
+    ) -> dict[str, Any]:
+        """Submit a modal; returns the app's acknowledgement ({} when it closes the modal)."""
+        payload = self.submission_payload(view, answers, user, self.new_key())
+        status, body = await self.send(urlencode({"payload": json.dumps(payload)}))
+        assert status == 200, f"view_submission: HTTP {status}"
+        found: dict[str, Any] = json.loads(body) if body.strip() else {}
+        return found
+
     async def post(
         self,
         body: str | bytes,
@@ -481,6 +687,21 @@ class SlackDriver:
         """Post a form body to the app as Slack does; returns the HTTP status. The
         keywords forge the request: another timestamp, secret or signed body, or the
         headers sent instead of Slack's."""
+        status, _ = await self.send(
+            body, timestamp=timestamp, secret=secret, signed=signed, headers=headers
+        )
+        return status
+
+    async def send(
+        self,
+        body: str | bytes,
+        *,
+        timestamp: int | str | None = None,
+        secret: str | None = None,
+        signed: str | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> tuple[int, str]:
+        """As ``post``, returning the HTTP status and the response's body."""
         ts = str(int(time.time()) if timestamp is None else timestamp)
         raw = body if isinstance(body, bytes) else body.encode()
         signature = sign(self.secret if secret is None else secret, ts, signed or raw)
@@ -494,8 +715,7 @@ class SlackDriver:
             aiohttp.ClientSession() as session,
             session.post(self.app_url, data=raw, headers=headers) as resp,
         ):
-            await resp.read()
-            return resp.status
+            return resp.status, await resp.text()
 
     async def _exchange(self, what: str, body: str, key: str) -> dict[str, Any]:
         started = time.perf_counter()

@@ -12,11 +12,14 @@ from bot.play.requests import (
     DailyOff,
     DailyOn,
     DailyStatus,
+    ListBanks,
     RaceStart,
     RaceStop,
+    RemoveBank,
     Request,
     SetLanguage,
     ShowLeaderboard,
+    ShowProposals,
     ShowStats,
     ShowTopics,
     StartQuiz,
@@ -138,3 +141,92 @@ def test_click() -> None:
     for broken in ({"actions": []}, {"user": "U1"}, {"type": "view_submission"}):
         assert parse.click({**body, **broken}) is None
     assert parse.understood(body) and not parse.understood([body])
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("bank upload", parse.OpenForm(parse.UPLOAD_FORM)),
+        ("Bank UPLOAD", parse.OpenForm(parse.UPLOAD_FORM)),
+        ("bank list", ListBanks()),
+        ("bank remove On-Call", RemoveBank("On-Call")),
+        ("bank", Usage("bank")),
+        ("bank remove", Usage("bank")),
+        ("bank remove a b", Usage("bank")),
+        ("bank upload now", Usage("bank")),
+        ("propose", parse.OpenForm(parse.PROPOSAL_FORM)),
+        ("proposals", ShowProposals()),
+    ],
+)
+def test_bank_commands(text: str, expected: Request | parse.OpenForm) -> None:
+    assert parse.request(text) == expected
+
+
+SUBMISSION = {
+    "type": "view_submission",
+    "team": {"id": "T1"},
+    "user": {"id": "U1", "username": "ada", "team_id": "T1"},
+    "view": {
+        "callback_id": parse.UPLOAD_FORM,
+        "private_metadata": parse.metadata("C1", "hi"),
+        "state": {
+            "values": {
+                "file": {
+                    "file": {
+                        "type": "file_input",
+                        "files": [
+                            {
+                                "id": "F1",
+                                "name": "team.gift",
+                                "url_private_download": "https://files.slack.com/x",
+                            },
+                            {"id": "F2", "name": "no-url.gift"},
+                        ],
+                    }
+                },
+                "pasted": {"pasted": {"type": "plain_text_input", "value": None}},
+                "format": {
+                    "format": {"type": "static_select", "selected_option": {"value": "gift"}}
+                },
+                "options": {
+                    "options": {
+                        "type": "checkboxes",
+                        "selected_options": [{"value": "allow_missing"}],
+                    }
+                },
+                "odd": {"odd": {"type": "datepicker", "selected_date": "2026-01-01"}},
+            }
+        },
+    },
+}
+
+
+def test_submission() -> None:
+    sent = parse.submission(SUBMISSION)
+    assert sent == parse.Submission(
+        "T1",
+        "C1",
+        "U1",
+        "ada",
+        parse.UPLOAD_FORM,
+        "hi",
+        {
+            "file": (parse.SlackFile("team.gift", "https://files.slack.com/x"),),
+            "pasted": "",
+            "format": "gift",
+            "options": ("allow_missing",),
+        },
+    )
+    assert parse.understood(SUBMISSION)
+    view = SUBMISSION["view"]
+    forgeries: list[dict[str, object]] = [
+        {"callback_id": "someone_elses_form"},
+        {"private_metadata": "C1"},
+        {"private_metadata": parse.metadata("", "en")},
+        {"state": {"values": []}},
+    ]
+    for broken in forgeries:
+        forged = {**SUBMISSION, "view": {**view, **broken}}  # type: ignore[dict-item]
+        assert parse.submission(forged) is None and not parse.understood(forged)
+    assert parse.submission({**SUBMISSION, "user": "U1"}) is None
+    assert parse.submission({**SUBMISSION, "type": "view_closed"}) is None

@@ -103,7 +103,12 @@ def test_the_manifest_creates_the_app_in_one_paste() -> None:
     # Slack's manifest schema: usage_hint ≤ 1000, description ≤ 2000, long_description 175-4000.
     assert len(command["usage_hint"]) <= 1000 and len(command["description"]) <= 2000
     assert 175 <= len(manifest["display_information"]["long_description"]) <= 4000
-    assert manifest["oauth_config"]["scopes"]["bot"] == ["commands", "chat:write", "users:read"]
+    assert manifest["oauth_config"]["scopes"]["bot"] == [
+        "commands",
+        "chat:write",
+        "users:read",
+        "files:read",
+    ]
     assert manifest["settings"]["socket_mode_enabled"] is True
     assert manifest["settings"]["interactivity"]["is_enabled"] is True
     assert len(manifest["display_information"]["description"]) <= 140
