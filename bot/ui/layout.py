@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import singledispatch
+from string import ascii_uppercase
 
 from bot.ui.document import (
     Bar,
@@ -423,14 +424,15 @@ def _proposals(view: ProposalList, phrases: Phrasebook) -> Document:
     cards = [Card(Tone.PLAIN, (*decided, Heading(t(loc, "proposals_heading", count=view.pending))))]
     buttons: list[Button] = []
     for item in view.items:
-        marks = ("✓", *("✗" for _ in item.choices[1:]))
+        # Lettered like a question; the proposer's right answer (their first) is marked.
+        marks = tuple(f"{text} ✓" if n == 0 else text for n, text in enumerate(item.choices))
         cards.append(
             Card(
                 Tone.INFO,
                 (
                     Heading(t(loc, "proposal_heading", number=item.number, topic=item.topic)),
                     paragraph(item.prompt),
-                    Choices(tuple(zip(marks, item.choices, strict=True))),
+                    Choices(tuple(zip(ascii_uppercase, marks, strict=False))),
                     _explanation(loc, item.explanation),
                     *_links(loc, item.references),
                     Note(((t(loc, "proposal_by"), " ", Code(item.author_id)),)),

@@ -233,7 +233,7 @@ async def test_a_proposal_is_approved_in_place_its_author_told_and_it_plays(
     shown = shown_text(page)
     assert "Proposed questions waiting: 1" in shown and "#1 · for on-call" in shown
     assert "Which signal pages the on-call engineer first?" in shown
-    assert "✓. The SLO burn-rate alert" in shown and "✗. A single slow request" in shown
+    assert "A. The SLO burn-rate alert ✓" in shown and "B. A single slow request" in shown
     assert "Proposed by U1" in shown
     assert list(buttons(page)) == ["Approve #1", "Reject #1"]
     # A member's click on the admin's buttons changes nothing.
