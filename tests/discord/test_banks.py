@@ -7,10 +7,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from adapters.discord.client import QuizClient
 from bot.content.formats.importer import Options, bank_from_upload
+from bot.play.engine import Engine
 
-from .fake_discord import ALICE, OWEN, FakeDiscord, FakeFile, FakeUser, Outcome
+from .fake_discord import ALICE, OWEN, FakeDiscord, FakeFile, FakeUser, Fault, Outcome
+from .support import running_bot, warnings
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 GIFT = (EXAMPLES / "team.gift").read_bytes()
@@ -88,6 +92,22 @@ async def test_a_broken_file_shows_its_problems_privately_and_stores_nothing(
     assert (await fake.slash("quiz-bank", "list")).content == NO_BANKS
     allowed = await upload(fake, "ours.gift", b"::q1:: Which? {=A ~B}\n", allow_missing=True)
     assert allowed.content.startswith("Saved the bank “ours” (ours): 1 questions.")
+
+
+async def test_a_file_that_cannot_be_downloaded_is_a_private_try_again(
+    fake: FakeDiscord, bot: QuizClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake.faults.append(Fault("/attachments/", status=500))
+    failed = await upload(fake, "team.gift", GIFT)
+    assert (failed.ephemeral, failed.content) == (
+        True,
+        "Sorry, something went wrong on our side. Please try again in a moment.",
+    )
+    assert [w for w in warnings(caplog) if "bank file" in w] == [
+        "could not download the bank file 'team.gift': 500 Internal Server Error"
+        " (error code: 0): failed to get asset"
+    ]
+    assert (await fake.slash("quiz-bank", "list")).content == NO_BANKS
 
 
 async def test_a_member_cannot_upload_remove_or_approve(fake: FakeDiscord, bot: QuizClient) -> None:
@@ -174,6 +194,18 @@ async def test_propose_approve_and_play(fake: FakeDiscord, bot: QuizClient) -> N
     quiz = await fake.slash("quiz", topic="on-call")
     assert "Which signal pages the on-call engineer first?" in quiz.text()
     assert "The SLO burn-rate alert" in quiz.text()
+
+
+async def test_a_form_opened_before_a_restart_is_taken_after_it(
+    fake: FakeDiscord, engine: Engine
+) -> None:
+    """No process keeps the form: its submission is routed by the modal's custom_id."""
+    async with running_bot(fake, engine):
+        opened = await fake.slash("quiz-propose")
+    assert opened.modal is not None
+    async with running_bot(fake, engine):
+        sent = await fake.submit(opened.modal, FORM)
+    assert sent.content == "Thanks! Your question #1 for on-call waits for an admin's review."
 
 
 async def test_a_rejected_proposal_is_told_and_a_decided_one_stays_decided(
