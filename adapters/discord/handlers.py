@@ -77,9 +77,8 @@ class Handlers:
         context = context_of(interaction, self.admin_role)
         with log_context(interaction):
             await self._acknowledge(interaction, Delivery.PRIVATE)
-        await self._answer(
-            interaction, self._uploaded(interaction, file, allow_missing, language, context)
-        )
+        work = self._uploaded(interaction, file, allow_missing, language, context)
+        await self._answer(interaction, work, expected=None)
 
     async def _uploaded(
         self,
@@ -143,7 +142,8 @@ class Handlers:
     async def _reply(
         self, interaction: discord.Interaction, request: Request, context: Context
     ) -> Reply:
-        """Channel play happens in a server channel, and only where the bot may post."""
+        """Channel play and a server's own banks happen in a server; channel play only
+        where the bot may post."""
         refusal = None
         if isinstance(request, BankRequest) and interaction.guild_id is None:
             refusal = "dm_no_banks"  # a DM is nobody's server: no admin, no banks
@@ -160,7 +160,7 @@ class Handlers:
         self,
         interaction: discord.Interaction,
         work: Awaitable[Reply],
-        expected: Delivery | None = None,
+        expected: Delivery | None,
     ) -> None:
         """Run the core's work; answer directly when it is quick, else acknowledge first
         so Discord's 3 seconds are never missed (``expected`` None: acknowledged already).
