@@ -231,12 +231,15 @@ class QuizClient(discord.Client):
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         # A click discord.py will not route to QuizButton (a forged or foreign id) still
-        # gets an answer from the engine, never "This interaction failed".
+        # gets an answer from the engine, never "This interaction failed". No modal is
+        # tracked by discord.py (see forms): every submission is answered here.
         if interaction.type is discord.InteractionType.component and not (
             _dispatched_to_quiz_button(interaction)
         ):
             custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
             await self.handlers.handle(interaction, Click(custom_id))
+        elif interaction.type is discord.InteractionType.modal_submit:
+            await self.handlers.submitted(interaction)
 
     async def commands_payload(self) -> list[dict[str, Any]]:
         """The commands exactly as a sync sends them, translations included."""

@@ -22,14 +22,18 @@ from bot.play.requests import (
     DailyOff,
     DailyOn,
     DailyStatus,
+    ListBanks,
     RaceStart,
     RaceStop,
+    RemoveBank,
     Request,
     SetLanguage,
     ShowLeaderboard,
+    ShowProposals,
     ShowStats,
     ShowTopics,
     StartQuiz,
+    Usage,
 )
 from bot.ui import i18n
 
@@ -65,6 +69,11 @@ class CatalogTranslator(app_commands.Translator):
 def choices(*values: str, prefix: str) -> list[app_commands.Choice[str]]:
     """Fixed choices: English values, names translated like the descriptions."""
     return [app_commands.Choice(name=text(f"{prefix}{value}"), value=value) for value in values]
+
+
+def languages() -> list[app_commands.Choice[str]]:
+    """The quiz languages, each named in itself."""
+    return [app_commands.Choice(name=name, value=code) for code, name in i18n.LOCALE_NAMES.items()]
 
 
 class QuizTree(app_commands.CommandTree):
@@ -146,11 +155,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
 
     @tree.command(name="quiz-lang", description=text("cmd_lang"))
     @app_commands.describe(language=text("opt_language"))
-    @app_commands.choices(
-        language=[
-            app_commands.Choice(name=name, value=code) for code, name in i18n.LOCALE_NAMES.items()
-        ]
-    )
+    @app_commands.choices(language=languages())
     async def lang(interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
         await handlers.handle(interaction, SetLanguage(language.value))
 
@@ -225,6 +230,19 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         }
         await handlers.handle(interaction, asked.get(action.value, CompetitionStandings()))
 
+    tree.add_command(bank_group(handlers))
+
+    # A workspace's own questions belong to a server: no commands for them in DMs.
+    @tree.command(name="quiz-propose", description=text("cmd_propose"))
+    @app_commands.guild_only()
+    async def propose(interaction: discord.Interaction) -> None:
+        await handlers.propose(interaction)
+
+    @tree.command(name="quiz-proposals", description=text("cmd_proposals"))
+    @app_commands.guild_only()
+    async def proposals(interaction: discord.Interaction) -> None:
+        await handlers.handle(interaction, ShowProposals())
+
     @tree.error
     async def on_error(
         interaction: discord.Interaction, error: app_commands.AppCommandError
@@ -252,3 +270,38 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
             )
 
     return tree
+
+
+def bank_group(handlers: Handlers) -> app_commands.Group:
+    """/quiz-bank upload | list | remove: the server's own banks."""
+    bank = app_commands.Group(name="quiz-bank", description=text("cmd_bank"), guild_only=True)
+
+    @bank.command(name="upload", description=text("cmd_bank_upload"))
+    @app_commands.describe(
+        file=text("opt_bank_file"),
+        allow_missing=text("opt_allow_missing"),
+        language=text("opt_bank_language"),
+    )
+    @app_commands.choices(language=languages())
+    async def upload(
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        allow_missing: bool = False,
+        language: app_commands.Choice[str] | None = None,
+    ) -> None:
+        await handlers.upload(
+            interaction, file, allow_missing, language.value if language else None
+        )
+
+    @bank.command(name="list", description=text("cmd_bank_list"))
+    async def listing(interaction: discord.Interaction) -> None:
+        await handlers.handle(interaction, ListBanks())
+
+    @bank.command(name="remove", description=text("cmd_bank_remove"))
+    @app_commands.describe(bank_id=text("opt_bank_id"))
+    @app_commands.rename(bank_id="id")
+    async def remove(interaction: discord.Interaction, bank_id: str) -> None:
+        request = RemoveBank(bank_id) if bank_id.strip() else Usage("bank")
+        await handlers.handle(interaction, request)
+
+    return bank

@@ -9,9 +9,12 @@ from collections.abc import Awaitable
 
 import discord
 
+from bot.persistence import StoreError
+from bot.play.channel import notice
 from bot.play.dispatch import expected_delivery
 from bot.play.engine import Engine
 from bot.play.requests import (
+    BankRequest,
     CompetitionEnd,
     CompetitionStandings,
     CompetitionStart,
@@ -24,10 +27,14 @@ from bot.play.requests import (
     RaceStop,
     Reply,
     Request,
+    UploadBank,
 )
+from bot.play.workspace_banks import MAX_UPLOAD_BYTES
+from bot.ui import i18n
 from bot.ui.views import Notice
 
 from .deliver import CONNECTION_ERRORS, defer, deliver, try_again
+from .forms import proposal_form, proposal_of
 from .parse import can_post, context_of, log_context
 from .phrases import TEXT
 from .render import render
@@ -55,14 +62,92 @@ class Handlers:
         """Any command or button: the core's reply, delivered as it decides. A button's
         custom_id is the whole request; a command's options were parsed by the tree."""
         context = context_of(interaction, self.admin_role)
-        await self._answer(interaction, self._reply(interaction, request, context), request)
+        work = self._reply(interaction, request, context)
+        await self._answer(interaction, work, expected_delivery(request))
+
+    async def upload(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        allow_missing: bool,
+        language: str | None,
+    ) -> None:
+        """A bank file: acknowledged first ("thinking…", privately), as a download may
+        outlast Discord's 3 seconds; the reply follows when the core has checked it."""
+        context = context_of(interaction, self.admin_role)
+        with log_context(interaction):
+            await self._acknowledge(interaction, Delivery.PRIVATE)
+        work = self._uploaded(interaction, file, allow_missing, language, context)
+        await self._answer(interaction, work, expected=None)
+
+    async def _uploaded(
+        self,
+        interaction: discord.Interaction,
+        file: discord.Attachment,
+        allow_missing: bool,
+        language: str | None,
+        context: Context,
+    ) -> Reply:
+        """Downloads only what the core may save: never a member's file (the core refuses
+        members before reading one), nor one larger than the core takes (by the size
+        Discord declares)."""
+        data = b""
+        if context.is_admin:
+            if file.size > MAX_UPLOAD_BYTES:
+                locale = await self._locale(interaction, context)
+                too_big = notice(locale, "bank_too_big", limit=f"{MAX_UPLOAD_BYTES // 1000} kB")
+                return Reply(too_big, Delivery.PRIVATE)
+            try:
+                data = await file.read()
+            except (discord.HTTPException, *CONNECTION_ERRORS) as exc:
+                log.warning("could not download the bank file %r: %s", file.filename, exc)
+                locale = await self._locale(interaction, context)
+                return Reply(notice(locale, "try_again"), Delivery.PRIVATE)
+        upload = UploadBank(file.filename, data, allow_missing, language)
+        return await self._reply(interaction, upload, context)
+
+    async def propose(self, interaction: discord.Interaction) -> None:
+        """/quiz-propose: the proposal form, in the member's language (a modal must be the
+        first response, so there is no deferring it)."""
+        context = context_of(interaction, self.admin_role)
+        with log_context(interaction):
+            locale = await self._locale(interaction, context)
+            if interaction.guild_id is None:
+                refusal = Notice(locale, "dm_no_banks", TEXT.t(locale, "dm_no_banks"))
+                await deliver(interaction, render(refusal), Delivery.PRIVATE)
+                return
+            try:
+                await interaction.response.send_modal(proposal_form(locale))
+            except discord.HTTPException as exc:
+                log.warning("could not open the proposal form: %s", exc)
+
+    async def submitted(self, interaction: discord.Interaction) -> None:
+        """A modal submission: the proposal form's is the core's request; any other (an
+        out-of-date or forged form) gets a private "try again"."""
+        request = proposal_of(dict(interaction.data or {}))
+        if request is not None:
+            await self.handle(interaction, request)
+            return
+        with log_context(interaction):
+            log.warning("a form submission this bot does not know: ignored")
+            await deliver(interaction, try_again(interaction), Delivery.PRIVATE)
+
+    async def _locale(self, interaction: discord.Interaction, context: Context) -> str:
+        try:
+            return await self.engine.locale_for(context.player, context.platform_locale)
+        except StoreError as exc:
+            log.warning("the player's language is unknown (the store failed): %s", exc)
+            return i18n.choose(str(interaction.locale))
 
     async def _reply(
         self, interaction: discord.Interaction, request: Request, context: Context
     ) -> Reply:
-        """Channel play happens in a server channel, and only where the bot may post."""
+        """Channel play and a server's own banks happen in a server; channel play only
+        where the bot may post."""
         refusal = None
-        if isinstance(request, _CHANNEL_PLAY) and interaction.guild_id is None:
+        if isinstance(request, BankRequest) and interaction.guild_id is None:
+            refusal = "dm_no_banks"  # a DM is nobody's server: no admin, no banks
+        elif isinstance(request, _CHANNEL_PLAY) and interaction.guild_id is None:
             refusal = "dm_no_channel_play"
         elif isinstance(request, _POSTS) and not can_post(interaction):
             refusal = "cannot_post_here"
@@ -72,27 +157,24 @@ class Handlers:
         return Reply(Notice(locale, refusal, TEXT.t(locale, refusal)), Delivery.PRIVATE)
 
     async def _answer(
-        self, interaction: discord.Interaction, work: Awaitable[Reply], request: Request
+        self,
+        interaction: discord.Interaction,
+        work: Awaitable[Reply],
+        expected: Delivery | None,
     ) -> None:
         """Run the core's work; answer directly when it is quick, else acknowledge first
-        so Discord's 3 seconds are never missed. The acknowledgement must be chosen before
-        the reply is known: by the delivery the request most likely gets."""
+        so Discord's 3 seconds are never missed (``expected`` None: acknowledged already).
+        The acknowledgement must be chosen before the reply is known: by the delivery the
+        request most likely gets."""
         with log_context(interaction):
-            expected = expected_delivery(request)
             if interaction.message is None and expected is Delivery.REPLACE:
                 expected = Delivery.PRIVATE  # only a button's message can be replaced
             task = asyncio.ensure_future(work)
-            try:
-                # A budget of 0 means: always acknowledge first.
-                done = self.ack_budget > 0 and bool(
-                    (await asyncio.wait({task}, timeout=self.ack_budget))[0]
-                )
-                if not done:
-                    await defer(interaction, expected)
-            except discord.HTTPException as exc:
-                log.warning("could not defer a Discord interaction: %s", exc)
-            except CONNECTION_ERRORS as exc:
-                log.warning("could not defer a Discord interaction (connection failed): %r", exc)
+            # A budget of 0 means: always acknowledge first.
+            if expected is not None and not (
+                self.ack_budget > 0 and (await asyncio.wait({task}, timeout=self.ack_budget))[0]
+            ):
+                await self._acknowledge(interaction, expected)
             try:
                 reply = await task
             except Exception:
@@ -103,3 +185,11 @@ class Handlers:
             if delivery is Delivery.REPLACE and interaction.message is None:
                 delivery = Delivery.PRIVATE
             await deliver(interaction, message, delivery)
+
+    async def _acknowledge(self, interaction: discord.Interaction, expected: Delivery) -> None:
+        try:
+            await defer(interaction, expected)
+        except discord.HTTPException as exc:
+            log.warning("could not defer a Discord interaction: %s", exc)
+        except CONNECTION_ERRORS as exc:
+            log.warning("could not defer a Discord interaction (connection failed): %r", exc)

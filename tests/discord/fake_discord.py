@@ -43,7 +43,7 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 
-from .limits import choice_problems, command_problems, message_problems
+from .limits import choice_problems, command_problems, message_problems, modal_problems
 
 TOKEN = "fake-bot-token"
 APP_ID = "1100000000000000001"
@@ -101,7 +101,16 @@ ROLES = [
 ]
 
 
-_OPTION_TYPES = {str: 3, int: 4, float: 10}  # Discord's option types
+@dataclass(frozen=True)
+class FakeFile:
+    """A file a user attaches to a command option; the fake serves it as Discord's CDN
+    would, at the attachment's url."""
+
+    filename: str
+    data: bytes
+
+
+_OPTION_TYPES = {str: 3, int: 4, float: 10, bool: 5, FakeFile: 11}  # Discord's option types
 
 
 def _json(data: Any, status: int = 200) -> web.Response:
@@ -144,10 +153,11 @@ class Outcome:
     """What the user saw after one interaction."""
 
     interaction_id: str
-    callback_type: int  # 4 message, 5/6 deferred, 7 update, 8 autocomplete
+    callback_type: int  # 4 message, 5/6 deferred, 7 update, 8 autocomplete, 9 modal
     message: dict[str, Any] | None = None  # the message created or edited
     new_message: bool = False  # False: the clicked message was edited in place
     choices: list[dict[str, Any]] | None = None  # autocomplete
+    modal: dict[str, Any] | None = None  # the form opened (type 9)
     # Seconds from dispatching the interaction to its first response reaching the fake.
     latency: float | None = None
 
@@ -216,6 +226,10 @@ class FakeDiscord:
         self.posts: list[str] = []  # ids of channel messages, in order
         self.edits: list[tuple[str, dict[str, Any]]] = []  # (id, message after the edit)
         self.forbidden: set[str] = set()  # channels the bot cannot post in
+        self.files: dict[str, FakeFile] = {}  # attachments, by id
+        self.downloads: list[str] = []  # the attachments the bot downloaded, by file name
+        self.dm_channels: dict[str, str] = {}  # a DM channel's id: the member's id
+        self.dms: dict[str, list[dict[str, Any]]] = {}  # direct messages, by member id
         self.app_permissions = BOT_PERMISSIONS
         self.commands: dict[str | None, list[dict[str, Any]]] = {}  # by guild (None: global)
         self.command_syncs = 0
@@ -259,6 +273,8 @@ class FakeDiscord:
             "*", f"{api}/webhooks/{{app}}/{{token}}/messages/{{message}}", self._webhook_message
         )
         app.router.add_post(f"{api}/channels/{{channel}}/messages", self._post_message)
+        app.router.add_post(f"{api}/users/@me/channels", self._open_dm)
+        app.router.add_get("/attachments/{id}/{filename}", self._attachment)
         app.router.add_patch(f"{api}/channels/{{channel}}/messages/{{message}}", self._edit_message)
         app.router.add_route("*", f"{api}/{{tail:.*}}", self._unknown)
         app.router.add_post("/_test/interact", self._test_interact)
@@ -593,8 +609,52 @@ class FakeDiscord:
         if rejected:
             return rejected
         message = self.create_message(data, data.get("flags", 0), channel, kind=0)
-        self.posts.append(message["id"])
+        if channel in self.dm_channels:
+            self.dms.setdefault(self.dm_channels[channel], []).append(message)
+        else:
+            self.posts.append(message["id"])
         return _json(message)
+
+    async def _open_dm(self, request: web.Request) -> web.Response:
+        """A direct message channel with a member (one per member, as on Discord)."""
+        data = await self._record(request)
+        if not self._authorized(request):
+            return _error(401, 0, "401: Unauthorized")
+        member = str(data.get("recipient_id", ""))
+        if not member.isdigit():
+            return _error(400, 50035, "Invalid Form Body")
+        channel = next((c for c, m in self.dm_channels.items() if m == member), None)
+        channel = channel or self._snowflake()
+        self.dm_channels[channel] = member
+        recipient = {"id": member, "username": "member", "discriminator": "0", "avatar": None}
+        return _json({"id": channel, "type": 1, "recipients": [recipient], "last_message_id": None})
+
+    def dm_texts(self, member: FakeUser) -> list[str]:
+        """What the member read in their direct messages from the bot, oldest first."""
+        return [Outcome("", 0, m).text() for m in self.dms.get(member.id, [])]
+
+    async def _attachment(self, request: web.Request) -> web.Response:
+        self.calls.append(Call(request.method, request.path, None))
+        found = self.files.get(request.match_info["id"])
+        if found is None or found.filename != request.match_info["filename"]:
+            return _error(404, 0, "404: Not Found")
+        self.downloads.append(found.filename)
+        return web.Response(body=found.data, content_type="application/octet-stream")
+
+    def attachment(self, file: FakeFile) -> dict[str, Any]:
+        """An attachment as an interaction resolves it, its url served by the fake."""
+        attachment_id = self._snowflake()
+        self.files[attachment_id] = file
+        url = f"{self.url}/attachments/{attachment_id}/{file.filename}"
+        return {
+            "id": attachment_id,
+            "filename": file.filename,
+            "size": len(file.data),
+            "url": url,
+            "proxy_url": url,
+            "content_type": "application/octet-stream",
+            "ephemeral": True,
+        }
 
     async def _edit_message(self, request: web.Request) -> web.Response:
         data = await self._record(request)
@@ -662,6 +722,13 @@ class FakeDiscord:
             rejected = self._reject(choice_problems(data.get("choices", [])), "autocomplete")
             if rejected:
                 return rejected
+        if kind == 9:
+            problems = modal_problems(data)
+            if pending.payload["type"] == 5:
+                problems.append("a modal cannot answer a modal submission")
+            rejected = self._reject(problems, "modal")
+            if rejected:
+                return rejected
         pending.callback_type = kind
         clicked = (pending.payload.get("message") or {}).get("id")
         interaction = {"id": pending.id, "type": pending.payload["type"]}
@@ -684,6 +751,8 @@ class FakeDiscord:
             self._finish(pending, Outcome(pending.id, kind, message))
         elif kind == 8:
             self._finish(pending, Outcome(pending.id, kind, choices=data.get("choices", [])))
+        elif kind == 9:
+            self._finish(pending, Outcome(pending.id, kind, modal=json.loads(json.dumps(data))))
         elif kind != 6:
             return _error(400, 50035, f"unsupported callback type {kind}")
         if "message" in resource:
@@ -750,8 +819,11 @@ class FakeDiscord:
         locale: str = "en-US",
         guild: bool = True,
         message: dict[str, Any] | None = None,
+        guild_id: str = GUILD_ID,
     ) -> dict[str, Any]:
-        """An INTERACTION_CREATE payload as Discord sends it."""
+        """An INTERACTION_CREATE payload as Discord sends it (in the fake's server, or in
+        ``guild_id``'s, whose channel is the next snowflake)."""
+        channel_id = CHANNEL_ID if guild_id == GUILD_ID else str(int(guild_id) + 1)
         payload: dict[str, Any] = {
             "id": self._snowflake(),
             "application_id": APP_ID,
@@ -766,16 +838,16 @@ class FakeDiscord:
         }
         if guild:
             payload |= {
-                "guild_id": GUILD_ID,
-                "guild": {"id": GUILD_ID, "locale": "en-US", "features": []},
+                "guild_id": guild_id,
+                "guild": {"id": guild_id, "locale": "en-US", "features": []},
                 "guild_locale": "en-US",
-                "channel_id": CHANNEL_ID,
+                "channel_id": channel_id,
                 "channel": {
-                    "id": CHANNEL_ID,
+                    "id": channel_id,
                     "type": 0,
                     "name": "general",
                     "position": 0,
-                    "guild_id": GUILD_ID,
+                    "guild_id": guild_id,
                     "nsfw": False,
                     "parent_id": None,
                 },
@@ -830,43 +902,101 @@ class FakeDiscord:
                     return command["id"]
         return self._snowflake()  # an unsynced command: Discord would not send it, but tests may
 
-    def _option(self, command: str, name: str, value: str | int | float) -> dict[str, Any]:
+    def _declared(self, command: str, subcommand: str | None) -> list[dict[str, Any]]:
+        """The options the synced command (or its subcommand) declares."""
+        for commands in self.commands.values():
+            for synced in commands:
+                if synced["name"] != command:
+                    continue
+                options = synced.get("options", [])
+                if subcommand is None:
+                    return list(options)
+                inner = next((o for o in options if o["name"] == subcommand), {})
+                return list(inner.get("options", []))
+        return []
+
+    def _option(
+        self,
+        declared: list[dict[str, Any]],
+        name: str,
+        value: str | int | float | FakeFile,
+        resolved: dict[str, Any],
+    ) -> dict[str, Any]:
         """An option as Discord sends it: with the type the synced command declares (so a
-        number typed by hand arrives as a number), else the value's own."""
-        declared = next(
-            (
-                option["type"]
-                for commands in self.commands.values()
-                for synced in commands
-                if synced["name"] == command
-                for option in synced.get("options", [])
-                if option["name"] == name
-            ),
-            _OPTION_TYPES[type(value)],
-        )
-        cast = {4: int, 10: float}.get(declared, str)
-        return {"name": name, "type": declared, "value": cast(value)}
+        number typed by hand arrives as a number), else the value's own; a file becomes an
+        attachment id, the attachment itself among the resolved data."""
+        kind = next((o["type"] for o in declared if o["name"] == name), _OPTION_TYPES[type(value)])
+        if isinstance(value, FakeFile):
+            attachment = self.attachment(value)
+            resolved[attachment["id"]] = attachment
+            return {"name": name, "type": kind, "value": attachment["id"]}
+        cast: dict[int, Callable[[Any], Any]] = {4: int, 10: float, 5: bool}
+        return {"name": name, "type": kind, "value": cast.get(kind, str)(value)}
 
     async def slash(
         self,
         name: str,
         /,
+        subcommand: str | None = None,
         *,
         user: FakeUser = ALICE,
         locale: str = "en-US",
         guild: bool = True,
-        **options: str | int | float,
+        guild_id: str = GUILD_ID,
+        **options: str | int | float | FakeFile,
     ) -> Outcome:
-        data = {
+        """A slash command (``slash("quiz-bank", "upload", file=FakeFile(...))`` for a
+        subcommand)."""
+        declared = self._declared(name, subcommand)
+        resolved: dict[str, Any] = {}
+        given = [self._option(declared, k, v, resolved) for k, v in options.items()]
+        if subcommand is not None:
+            given = [{"name": subcommand, "type": 1, "options": given}]
+        data: dict[str, Any] = {
             "id": self.command_id(name),
             "name": name,
             "type": 1,
-            "options": [self._option(name, k, v) for k, v in options.items()],
+            "options": given,
         }
+        if resolved:
+            data["resolved"] = {"attachments": resolved}
         if guild:
-            data["guild_id"] = GUILD_ID
-        payload = self.interaction(2, data, user=user, locale=locale, guild=guild)
+            data["guild_id"] = guild_id
+        payload = self.interaction(
+            2, data, user=user, locale=locale, guild=guild, guild_id=guild_id
+        )
         return await self.interact(payload)
+
+    async def submit(
+        self,
+        modal: dict[str, Any],
+        values: dict[str, str],
+        *,
+        user: FakeUser = ALICE,
+        locale: str = "en-US",
+        guild_id: str = GUILD_ID,
+    ) -> Outcome:
+        """Fill in and submit a modal the bot opened (a MODAL_SUBMIT interaction, type 5),
+        as the Discord client does: every input in its row, typed or left empty. The
+        client enforces required inputs and lengths, so a test may not break them."""
+        rows = []
+        for row in modal["components"]:
+            [field] = row["components"]
+            value = values.get(field["custom_id"], "")
+            if field.get("required", True) and not value:
+                raise AssertionError(f"the client requires {field['custom_id']!r}")
+            if len(value) > field.get("max_length", 4000):
+                raise AssertionError(f"the client stops {field['custom_id']!r} at its max_length")
+            rows.append(
+                {
+                    "type": 1,
+                    "components": [{"type": 4, "custom_id": field["custom_id"], "value": value}],
+                }
+            )
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        return await self.interact(
+            self.interaction(5, data, user=user, locale=locale, guild_id=guild_id)
+        )
 
     async def autocomplete(
         self, name: str, option: str, typed: str, *, user: FakeUser = ALICE, locale: str = "en-US"

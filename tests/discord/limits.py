@@ -24,6 +24,7 @@ TITLE, DESCRIPTION, FIELDS, FIELD_NAME, FIELD_VALUE, FOOTER, AUTHOR = (
 ROWS, PER_ROW = 5, 5
 LABEL, CUSTOM_ID = 80, 100
 COMMAND_NAME, DESCRIPTION_100, OPTIONS, CHOICES, CHOICE_TEXT = 32, 100, 25, 25, 100
+MODAL_TITLE, MODAL_COMPONENTS, INPUT_LABEL, PLACEHOLDER, INPUT_VALUE = 45, 5, 45, 100, 4000
 # Discord's own rule, which admits Devanagari and Thai combining marks.
 NAME = re.compile(r"^[-_\w\u0900-\u097f\u0e00-\u0e7f]{1,32}$")
 DISCORD_LOCALES = frozenset(locale.value for locale in discord.Locale)
@@ -114,6 +115,50 @@ def message_problems(message: dict[str, Any]) -> list[str]:
     return problems
 
 
+def _text_input_problems(item: dict[str, Any], where: str) -> list[str]:
+    problems = []
+    if item.get("type") != 4:
+        return [f"{where} is not a text input"]
+    if not 1 <= _length(item.get("label")) <= INPUT_LABEL:
+        problems.append(f"{where} label must have 1-{INPUT_LABEL} characters")
+    if not 1 <= _length(item.get("custom_id")) <= CUSTOM_ID:
+        problems.append(f"{where} custom_id must have 1-{CUSTOM_ID} characters")
+    if item.get("style") not in (1, 2):
+        problems.append(f"{where} style must be 1 (short) or 2 (paragraph)")
+    if _length(item.get("placeholder")) > PLACEHOLDER:
+        problems.append(f"{where} placeholder is over {PLACEHOLDER} characters")
+    if _length(item.get("value")) > INPUT_VALUE:
+        problems.append(f"{where} value is over {INPUT_VALUE} characters")
+    for key in ("min_length", "max_length"):
+        if key in item and not 0 <= item[key] <= INPUT_VALUE:
+            problems.append(f"{where} {key} must be 0-{INPUT_VALUE}")
+    return problems
+
+
+def modal_problems(modal: dict[str, Any]) -> list[str]:
+    """What Discord would reject in a modal (interaction callback type 9): a title and one
+    to five text inputs, each in an action row of its own (as discord.py sends them)."""
+    problems = []
+    if not 1 <= _length(modal.get("title")) <= MODAL_TITLE:
+        problems.append(f"title must have 1-{MODAL_TITLE} characters")
+    if not 1 <= _length(modal.get("custom_id")) <= CUSTOM_ID:
+        problems.append(f"custom_id must have 1-{CUSTOM_ID} characters")
+    rows = modal.get("components") or []
+    if not 1 <= len(rows) <= MODAL_COMPONENTS:
+        problems.append(f"{len(rows)} components: a modal has 1-{MODAL_COMPONENTS}")
+    seen: set[str] = set()
+    for r, row in enumerate(rows):
+        inputs = row.get("components") or []
+        if row.get("type") != 1 or len(inputs) != 1:
+            problems.append(f"component {r} must be an action row with one text input")
+        for item in inputs:
+            problems += _text_input_problems(item, f"component {r}")
+            if item.get("custom_id") in seen:
+                problems.append(f"component {r} custom_id {item.get('custom_id')!r} is not unique")
+            seen.add(item.get("custom_id"))
+    return problems
+
+
 def choice_problems(choices: list[dict[str, Any]], where: str = "choices") -> list[str]:
     problems = []
     if len(choices) > CHOICES:
@@ -157,14 +202,25 @@ def command_problems(commands: list[dict[str, Any]]) -> list[str]:
         if len(options) > OPTIONS:
             problems.append(f"{where}: {len(options)} > {OPTIONS} options")
         for option in options:
-            at = f"{where} {option.get('name')}"
-            if not NAME.match(option.get("name", "")):
-                problems.append(f"{at}: invalid option name")
-            problems += _localization_problems(option, "name", COMMAND_NAME, at, NAME)
-            if not 1 <= _length(option.get("description")) <= DESCRIPTION_100:
-                problems.append(f"{at}: description must have 1-100 characters")
-            if option.get("autocomplete") and option.get("choices"):
-                problems.append(f"{at}: autocomplete and choices exclude each other")
-            problems += _localization_problems(option, "description", DESCRIPTION_100, at)
-            problems += choice_problems(option.get("choices") or [], at)
+            problems += _option_problems(option, f"{where} {option.get('name')}")
+    return problems
+
+
+def _option_problems(option: dict[str, Any], at: str) -> list[str]:
+    """One option's problems; a subcommand's (type 1) options are options too."""
+    problems = []
+    if not NAME.match(option.get("name", "")):
+        problems.append(f"{at}: invalid option name")
+    problems += _localization_problems(option, "name", COMMAND_NAME, at, NAME)
+    if not 1 <= _length(option.get("description")) <= DESCRIPTION_100:
+        problems.append(f"{at}: description must have 1-100 characters")
+    if option.get("autocomplete") and option.get("choices"):
+        problems.append(f"{at}: autocomplete and choices exclude each other")
+    problems += _localization_problems(option, "description", DESCRIPTION_100, at)
+    problems += choice_problems(option.get("choices") or [], at)
+    inner = option.get("options") or []
+    if option.get("type") == 1 and len(inner) > OPTIONS:
+        problems.append(f"{at}: {len(inner)} > {OPTIONS} options")
+    for nested in inner if option.get("type") == 1 else ():
+        problems += _option_problems(nested, f"{at} {nested.get('name')}")
     return problems

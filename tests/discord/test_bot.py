@@ -317,11 +317,30 @@ async def test_commands_sync_only_when_they_change(
         "quiz-race",
         "quiz-race-stop",
         "quiz-competition",
+        "quiz-bank",
+        "quiz-propose",
+        "quiz-proposals",
     ]
     quiz = commands[0]
     assert quiz["description_localizations"] == {"hi": TEXT.t("hi", "cmd_quiz")}
     assert quiz["options"][0]["autocomplete"] is True
     assert all("bn" not in c["description_localizations"] for c in commands)
+    # A server's own banks: a group of three subcommands; none of it in DMs.
+    bank = commands[9]
+    assert [(o["name"], o["type"]) for o in bank["options"]] == [
+        ("upload", 1),
+        ("list", 1),
+        ("remove", 1),
+    ]
+    upload = {o["name"]: o for o in bank["options"][0]["options"]}
+    assert [(name, o["type"], o["required"]) for name, o in upload.items()] == [
+        ("file", 11, True),
+        ("allow_missing", 5, False),
+        ("language", 3, False),
+    ]
+    assert [c["value"] for c in upload["language"]["choices"]] == ["en", "hi", "bn"]
+    assert bank["options"][2]["options"][0]["name"] == "id"
+    assert [c["dm_permission"] for c in commands[9:]] == [False, False, False]
     async with running_bot(fake, engine):
         pass
     assert fake.command_syncs == 1

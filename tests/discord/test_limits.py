@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from .limits import choice_problems, command_problems, message_problems
+from adapters.discord.forms import proposal_form
+from bot.ui import i18n
+
+from .limits import choice_problems, command_problems, message_problems, modal_problems
 
 
 def button(custom_id: str, label: str = "A") -> dict:
@@ -80,3 +83,36 @@ def test_command_and_choice_limits_are_checked() -> None:
     assert "'bn' is not a Discord locale" in found
     assert "autocomplete and choices exclude each other" in found
     assert choice_problems([{"name": "", "value": "v"}] * 26)
+
+
+def text_input(custom_id: str, label: str = "Topic") -> dict:
+    return {
+        "type": 1,
+        "components": [{"type": 4, "custom_id": custom_id, "label": label, "style": 1}],
+    }
+
+
+def test_modal_limits_are_checked_and_the_proposal_form_keeps_them() -> None:
+    for locale in i18n.LOCALES:
+        assert modal_problems(proposal_form(locale).to_dict()) == [], locale
+    too_much = {
+        "title": "t" * 46,
+        "custom_id": "c" * 101,
+        "components": [text_input("same", "L" * 46), text_input("same")]
+        + [text_input(f"i{n}") for n in range(4)]
+        + [{"type": 1, "components": [{"type": 2, "custom_id": "b", "label": "B"}]}],
+    }
+    found = " | ".join(modal_problems(too_much))
+    for expected in (
+        "title must have 1-45",
+        "custom_id must have 1-100",
+        "7 components: a modal has 1-5",
+        "label must have 1-45",
+        "not unique",
+        "is not a text input",
+    ):
+        assert expected in found, expected
+    long_value = text_input("v")
+    long_value["components"][0] |= {"value": "v" * 4001, "placeholder": "p" * 101}
+    found = " | ".join(modal_problems({"title": "T", "custom_id": "f", "components": [long_value]}))
+    assert "value is over 4000" in found and "placeholder is over 100" in found

@@ -3,12 +3,13 @@ and the one shortening policy under Discord's limits."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from adapters.discord.deliver import Message
-from adapters.discord.render import LIMITS, message
+from adapters.discord.render import LIMITS, message, render
 from bot.ui.document import (
     Bar,
     Bars,
@@ -28,6 +29,7 @@ from bot.ui.document import (
     Text,
     Tone,
 )
+from bot.ui.views import ProposalItem, ProposalList
 
 from .limits import message_problems
 
@@ -138,3 +140,25 @@ def test_a_message_too_long_in_all_drops_trailing_fields_first() -> None:
     first, second = payload["embeds"]
     assert len(first["description"]) == 4000  # the question itself is kept whole
     assert 0 < len(first["fields"]) < 10 and second["description"] == "ok"
+
+
+def test_a_full_page_of_long_proposals_fits_one_message() -> None:
+    """Five proposals (the core's page), each as long as the form lets it be, in Hindi."""
+    item = ProposalItem(
+        number=12345678,
+        topic="t" * 64,
+        author_id="1500000000000000001",
+        prompt="प्रश्न " * 166,
+        choices=tuple(f"{n} " + "विकल्प " * 40 for n in range(5)),
+        explanation="व्याख्या " * 250,
+        references=("https://example.org/" + "r" * 480,),
+        approve="qz:p:12345678:1",
+        reject="qz:p:12345678:0",
+    )
+    items = tuple(
+        replace(item, approve=f"qz:p:0000000{n}:1", reject=f"qz:p:0000000{n}:0") for n in range(5)
+    )
+    payload = render(ProposalList("hi", items, pending=40, decided="स्वीकृत #9")).to_dict()
+    assert message_problems(payload) == []
+    assert len(payload["embeds"]) == 5
+    assert [len(row["components"]) for row in payload["components"]] == [5, 5]
