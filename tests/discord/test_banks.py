@@ -175,8 +175,8 @@ async def test_propose_approve_and_play(fake: FakeDiscord, bot: QuizClient) -> N
     assert page.ephemeral and page.content == "**Proposed questions waiting: 1**"
     [card] = page.embeds
     assert card["title"] == "\\#1 · for on-call"  # escaped: a leading # is a heading mark
-    assert "**✓.** The SLO burn-rate alert" in card["description"]
-    assert "**✗.** A single slow request" in card["description"]
+    assert "**A.** The SLO burn-rate alert ✓" in card["description"]
+    assert "**B.** A single slow request" in card["description"]
     assert card["footer"]["text"] == f"Proposed by {ALICE.id}"
     assert [b["label"] for b in page.buttons] == ["Approve #1", "Reject #1"]
 
