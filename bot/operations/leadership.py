@@ -86,10 +86,12 @@ class AdvisoryLock:
         """Give the lead up (closing the session releases the lock)."""
         import psycopg
 
-        self._held = False
+        held, self._held = self._held, False
         if self._connection is not None:
             connection, self._connection = self._connection, None
             with contextlib.suppress(psycopg.Error):  # gone already: the lock with it
+                if held:  # released now, not when the server notices the session end
+                    await connection.execute("SELECT pg_advisory_unlock(%s)", (self._key,))
                 await connection.close()
 
 
