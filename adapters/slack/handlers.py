@@ -102,10 +102,12 @@ def register(
     ) -> Reply | UploadBank:
         """The upload the form asks for, or why its file could not be read."""
         if not form.files:
-            return UploadBank(form.pasted_name, form.pasted.encode(), form.allow_missing)
+            return UploadBank(
+                form.pasted_name, form.pasted.encode(), form.allow_missing, form.language
+            )
         chosen = form.files[0]
         if not admin:  # the core refuses it before reading it: nothing to download
-            return UploadBank(chosen.name, b"", form.allow_missing)
+            return UploadBank(chosen.name, b"", form.allow_missing, form.language)
         try:
             data = await files.download(
                 replier.session, chosen.url, str(client.token), client.base_url, MAX_UPLOAD_BYTES
@@ -114,7 +116,7 @@ def register(
             log.warning("could not download an uploaded bank file: %s", exc)
             text = TEXT.t(sent.locale, "download_failed", name=chosen.name, problem=str(exc))
             return _notice(sent.locale, "download_failed", text)
-        return UploadBank(chosen.name, data, form.allow_missing)
+        return UploadBank(chosen.name, data, form.allow_missing, form.language)
 
     @app.command(parse.COMMAND)
     async def quiz_command(

@@ -14,6 +14,7 @@ from bot.content.banks import MAX_CHOICES, MIN_CHOICES
 from bot.content.formats.model import slug
 from bot.play.requests import ProposeQuestion
 from bot.play.workspace_banks import MAX_UPLOAD_BYTES
+from bot.ui.i18n import DEFAULT_LOCALE, LOCALE_NAMES
 
 from .parse import PROPOSAL_FORM, UPLOAD_FORM, SlackFile, metadata
 from .phrases import TEXT
@@ -21,6 +22,7 @@ from .phrases import TEXT
 Json = dict[str, Any]
 
 FILE, PASTED, FORMAT, PASTED_ID, OPTIONS = "file", "pasted", "format", "pasted_id", "options"
+LANGUAGE = "language"
 ALLOW_MISSING = "allow_missing"
 TOPIC, PROMPT, CHOICES, EXPLANATION, REFERENCE = (
     "topic",
@@ -92,6 +94,8 @@ def upload_view(locale: str, channel_id: str) -> Json:
     """A file, or pasted text in a format the member picks; whether questions may lack
     an explanation or a reference."""
     formats = [_option(label, value) for value, label, _ in PASTED_FORMATS]
+    languages = [_option(name, code) for code, name in LOCALE_NAMES.items()]
+    mine = next((o for o in languages if o["value"] == locale), languages[0])
     return _modal(
         UPLOAD_FORM,
         locale,
@@ -111,6 +115,11 @@ def upload_view(locale: str, channel_id: str) -> Json:
                 {"type": "static_select", "options": formats, "initial_option": formats[0]},
             ),
             _input(locale, PASTED_ID, _text_input(multiline=False, max_length=100), optional=True),
+            _input(
+                locale,
+                LANGUAGE,
+                {"type": "static_select", "options": languages, "initial_option": mine},
+            ),
             _input(
                 locale,
                 OPTIONS,
@@ -150,6 +159,7 @@ class Upload:
     pasted_format: str  # a PASTED_FORMATS value
     pasted_id: str  # the topic id for pasted text in an import format ("" if none given)
     allow_missing: bool
+    language: str  # what a one-language import format is written in
 
     @property
     def problem(self) -> str | None:
@@ -180,7 +190,8 @@ def upload(values: Mapping[str, object]) -> Upload:
     files = tuple(f for f in _tuple(values, FILE) if isinstance(f, SlackFile))
     allow_missing = ALLOW_MISSING in _tuple(values, OPTIONS)
     pasted, pasted_format = _str(values, PASTED), _str(values, FORMAT) or "yaml"
-    return Upload(files, pasted, pasted_format, _str(values, PASTED_ID), allow_missing)
+    language = _str(values, LANGUAGE) or DEFAULT_LOCALE
+    return Upload(files, pasted, pasted_format, _str(values, PASTED_ID), allow_missing, language)
 
 
 def errors(locale: str, problem: str) -> dict[str, str]:

@@ -74,8 +74,12 @@ async def test_an_admin_uploads_a_gift_file_and_the_channel_plays_it(
         "…or paste the bank's text",
         "Format of the pasted text",
         "Topic id of the pasted text",
+        "Language of the questions",
         "Explanations and references",
     ]
+    language = view["blocks"][4]["element"]
+    assert [o["value"] for o in language["options"]] == ["en", "hi", "bn"]
+    assert language["initial_option"]["value"] == "en"  # the admin's own language
     file_input = view["blocks"][0]["element"]
     assert file_input["type"] == "file_input" and file_input["max_files"] == 1
     assert file_input["filetypes"] == ["yaml", "yml", "gift", "xml", "json", "csv", "txt"]
@@ -287,6 +291,23 @@ async def test_one_workspace_never_sees_another_workspaces_bank(
     assert "Question 1 of 3 · Team ML systems" in shown_text(await slack.command("team", "U1"))
 
 
+async def test_a_hindi_gift_file_is_a_hindi_bank_that_a_hindi_player_plays_without_a_note(
+    slack: SlackDriver, fake: FakeSlack
+) -> None:
+    gift = (
+        "::kv:: KV cache का आकार किसके साथ रैखिक रूप से बढ़ता है? {\n"
+        "=sequence length के साथ\n~vocabulary size के साथ\n"
+        "####हर token के key और value हर layer में रखे जाते हैं।"
+        " Reference: https://arxiv.org/abs/2309.06180\n}\n"
+    )
+    hindi = fake.add_file("kv.gift", gift.encode())
+    saved = await upload(slack, fake, {"file": [hindi], "language": "hi"})
+    assert saved.startswith("Saved the bank “kv” (kv): 1 questions.")
+    first = shown_text(await slack.command("kv", "UHI"))
+    assert "KV cache का आकार किसके साथ रैखिक रूप से बढ़ता है?" in first
+    assert "केवल" not in first  # the bank is in the player's language: no note
+
+
 async def test_an_english_only_bank_tells_a_hindi_player_once(
     slack: SlackDriver, fake: FakeSlack
 ) -> None:
@@ -304,7 +325,7 @@ async def test_the_forms_speak_the_members_language(slack: SlackDriver, fake: Fa
     assert await slack.command("lang bn", ADMIN)
     bengali = await slack.open_form("bank upload", ADMIN, fake)
     assert bengali["title"]["text"] == "bank upload করুন"
-    assert bengali["blocks"][4]["element"]["options"][0]["text"]["text"] == (
+    assert bengali["blocks"][5]["element"]["options"][0]["text"]["text"] == (
         "প্রশ্নে ব্যাখ্যা বা reference না থাকলেও চলবে"
     )
     assert await slack.submit(bengali, {}, ADMIN) == {
