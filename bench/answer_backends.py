@@ -20,30 +20,28 @@ from bot.operations.process import tune_gc
 from bot.persistence import Store
 from bot.play.engine import Engine
 
-from .answer_path import open_loop, prepare, saturate
+from .answer_path import loads
 from .common import ms, record, table
 from .postgres import benchmark_database
 
 
-async def one_backend(label: str, location: str | Path, rates: list[int], seconds: float,
-                      burst: int) -> tuple[list[list[str]], float]:  # fmt: skip
+async def one_backend(
+    label: str, location: str | Path, rates: list[int], seconds: float, burst: int
+) -> tuple[list[list[str]], float]:
     catalog = load_catalog(default_directories({}))
     store = await Store.open(location)
     engine = Engine(catalog, store)
-    rows, offset = [], 0
     try:
-        for rate in rates:
-            needed = int(rate * seconds * 1.2) + 10
-            clicks = await prepare(engine, needed, offset)
-            offset += needed
-            result = await open_loop(engine, clicks, rate, seconds)
-            rows.append([
-                label, str(rate), str(result["answers"]), f"{result['achieved']:.0f}",
-                ms(result["p50"]), ms(result["p99"]),
-            ])  # fmt: skip
-        saturation = await saturate(engine, await prepare(engine, burst, offset))
+        results, saturation = await loads(engine, rates, seconds, burst)
     finally:
         await store.close()
+    rows = [
+        [
+            label, str(r["offered"]), str(r["answers"]), f"{r['achieved']:.0f}",
+            ms(r["p50"]), ms(r["p99"]),
+        ]
+        for r in results
+    ]  # fmt: skip
     return rows, saturation
 
 

@@ -95,6 +95,21 @@ async def saturate(engine: Engine, clicks: list[Click]) -> float:
     return len(clicks) / (time.perf_counter() - started)
 
 
+async def loads(
+    engine: Engine, rates: list[int], window: float, burst: int
+) -> tuple[list[dict], float]:
+    """Open-loop results at each rate, then the answers per second of a burst. Runs are
+    started just before each load, as players would: the ones in progress stay in the
+    store's cache, as in a live bot."""
+    results, offset = [], 0
+    for rate in rates:
+        needed = int(rate * window * 1.2) + 10
+        clicks = await prepare(engine, needed, offset)
+        offset += needed
+        results.append(await open_loop(engine, clicks, rate, window))
+    return results, await saturate(engine, await prepare(engine, burst, offset))
+
+
 def raw_ceiling(path: Path, count: int) -> float:
     """The same rows one answer writes (answer, attempt, totals, run progress), for
     ``count`` answers inserted with executemany in one transaction."""
@@ -147,19 +162,14 @@ async def measure(rates: list[int], seconds: float, burst: int) -> str:
             engine = Engine(catalog, store)
             # The baseline gets a shorter window per rate: it cannot keep up anyway.
             window = seconds if batch > 1 else min(seconds, 1.0)
-            # Runs are started just before each load, as players would: the ones in
-            # progress stay in the store's cache, as in a live bot.
-            offset = 0
-            for rate in rates:
-                needed = int(rate * window * 1.2) + 10
-                clicks = await prepare(engine, needed, offset)
-                offset += needed
-                result = await open_loop(engine, clicks, rate, window)
-                rows.append([
-                    label, str(rate), str(result["answers"]), f"{result['achieved']:.0f}",
-                    ms(result["p50"]), ms(result["p99"]), ms(result["p999"]),
-                ])  # fmt: skip
-            saturation[label] = await saturate(engine, await prepare(engine, burst, offset))
+            results, saturation[label] = await loads(engine, rates, window, burst)
+            rows += [
+                [
+                    label, str(r["offered"]), str(r["answers"]), f"{r['achieved']:.0f}",
+                    ms(r["p50"]), ms(r["p99"]), ms(r["p999"]),
+                ]
+                for r in results
+            ]  # fmt: skip
             await store.close()
         raw_path = workdir / "raw.db"
         shutil.copy(workdir / "512.db", raw_path)
