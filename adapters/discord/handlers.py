@@ -92,18 +92,14 @@ class Handlers:
         members before reading one), nor one larger than the core takes (by the size
         Discord declares)."""
         data = b""
-        if context.is_admin:
-            if file.size > MAX_UPLOAD_BYTES:
-                locale = await self._locale(interaction, context)
-                too_big = notice(locale, "bank_too_big", limit=f"{MAX_UPLOAD_BYTES // 1000} kB")
-                return Reply(too_big, Delivery.PRIVATE)
+        if context.is_admin and file.size <= MAX_UPLOAD_BYTES:
             try:
                 data = await file.read()
             except (discord.HTTPException, *CONNECTION_ERRORS) as exc:
                 log.warning("could not download the bank file %r: %s", file.filename, exc)
                 locale = await self._locale(interaction, context)
                 return Reply(notice(locale, "try_again"), Delivery.PRIVATE)
-        upload = UploadBank(file.filename, data, allow_missing, language)
+        upload = UploadBank(file.filename, data, allow_missing, language, file.size)
         return await self._reply(interaction, upload, context)
 
     async def propose(self, interaction: discord.Interaction) -> None:

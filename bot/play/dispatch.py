@@ -117,8 +117,8 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
 
 async def _banks(engine: Engine, request: BankRequest, caller: Caller) -> View:
     match request:
-        case UploadBank(name, data, allow_missing, language):
-            return await engine.banks.upload(caller, name, data, allow_missing, language)
+        case UploadBank(name, data, allow_missing, language, size):
+            return await engine.banks.upload(caller, name, data, allow_missing, language, size)
         case ListBanks():
             return await engine.banks.listing(caller)
         case RemoveBank(bank_id):

@@ -112,6 +112,7 @@ class UploadBank:
     data: bytes
     allow_missing: bool = False  # questions without an explanation or references may stay so
     language: str | None = None  # the language of a one-language import format file
+    size: int | None = None  # the size the platform declares, known before downloading
 
 
 @dataclass(frozen=True)

@@ -59,12 +59,20 @@ class WorkspaceBanks:
     # --- banks ---------------------------------------------------------------------------
 
     async def upload(
-        self, caller: Caller, name: str, data: bytes, allow_missing: bool, language: str | None
+        self,
+        caller: Caller,
+        name: str,
+        data: bytes,
+        allow_missing: bool,
+        language: str | None,
+        size: int | None = None,
     ) -> Notice:
+        """``size``: what the platform declares, so that a file too big need not be
+        downloaded at all (then ``data`` is empty)."""
         loc = caller.locale
         if not caller.is_admin:
             return notice(loc, "admin_only")
-        if len(data) > MAX_UPLOAD_BYTES:
+        if max(len(data), size or 0) > MAX_UPLOAD_BYTES:
             return notice(loc, "bank_too_big", limit=f"{MAX_UPLOAD_BYTES // 1000} kB")
         options = Options(
             allow_missing=allow_missing, language=i18n.supported(language or "") or "en"
