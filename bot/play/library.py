@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from cachetools import LRUCache
 
@@ -31,6 +31,7 @@ WORKSPACES_CACHED = 1024
 class _Parsed:
     fingerprint: Fingerprint
     shipped: Catalog  # the shipped catalog it was built on (SIGHUP replaces that one)
+    own: tuple[Bank, ...]  # the workspace's own banks in it
     catalog: Catalog
     checked_at: float
 
@@ -72,26 +73,28 @@ class Library:
         post's), which, when missing from the cache, sends it to the store at once."""
         key, now = (platform, workspace_id), self._clock()
         cached = self._cache.get(key)
-        if cached is not None and cached.shipped is self.shipped:
+        if cached is not None and cached.shipped is not self.shipped:
+            cached = None  # built on banks SIGHUP has replaced
+        if cached is not None:
             trusted = not self._shared or now - cached.checked_at < self._recheck
             if trusted and (not wanted or cached.catalog.get(wanted) is not None):
                 return cached.catalog
         fingerprint = await self._banks.fingerprint(platform, workspace_id)
-        fresh = cached is not None and cached.shipped is self.shipped
-        if cached is not None and fresh and cached.fingerprint == fingerprint:
-            self._cache[key] = _Parsed(fingerprint, cached.shipped, cached.catalog, now)
+        if cached is not None and cached.fingerprint == fingerprint:
+            self._cache[key] = replace(cached, checked_at=now)
             return cached.catalog
         shipped = self.shipped
-        own = [] if not fingerprint else await self._parsed_banks(platform, workspace_id)
+        parsed = await self._parsed_banks(platform, workspace_id) if fingerprint else []
         taken = {name for bank in shipped.banks for name in (bank.id, *bank.aliases)}
-        catalog = Catalog((*shipped.banks, *(b for b in own if b.id not in taken)))
-        self._cache[key] = _Parsed(fingerprint, shipped, catalog, now)
+        own = tuple(b for b in parsed if b.id not in taken)
+        catalog = Catalog((*shipped.banks, *own))
+        self._cache[key] = _Parsed(fingerprint, shipped, own, catalog, now)
         return catalog
 
     async def own_banks(self, platform: str, workspace_id: str) -> list[Bank]:
         """The workspace's own banks only (for ``/quiz bank list``)."""
-        catalog = await self.catalog(platform, workspace_id)
-        return list(catalog.banks[len(self.shipped.banks) :])
+        await self.catalog(platform, workspace_id)
+        return list(self._cache[(platform, workspace_id)].own)
 
     async def _parsed_banks(self, platform: str, workspace_id: str) -> list[Bank]:
         banks = []
