@@ -14,10 +14,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from bot.persistence.boards import BoardRepository
+from bot.persistence.cards import CardRepository, Retention, StoredCard
 from bot.persistence.competitions import CompetitionRepository
 from bot.persistence.dailies import DailyRepository
 from bot.persistence.database import BUSY_TIMEOUT_MS, MAX_BATCH, Database
 from bot.persistence.races import RaceRepository
+from bot.persistence.reminders import ReminderRepository
 from bot.persistence.rows import (
     ALL_BANKS,
     AnswerRecord,
@@ -33,6 +35,7 @@ from bot.persistence.rows import (
 from bot.persistence.runs import RunRepository
 from bot.persistence.schema import MIGRATIONS, integrity_problems
 from bot.persistence.workspace_banks import Proposal, StoredBank, WorkspaceBankRepository
+from bot.play.memory import Memory
 
 
 class Store:
@@ -41,6 +44,8 @@ class Store:
 
     def __init__(self, database: Database, runs: RunRepository):
         self.database = database
+        self.cards = CardRepository(database)
+        self.reminders = ReminderRepository(database)
         self.path = database.path
         self.runs = runs
         self.boards = BoardRepository(database)
@@ -55,9 +60,13 @@ class Store:
         location: str | Path,
         max_batch: int = MAX_BATCH,
         busy_timeout_ms: int = BUSY_TIMEOUT_MS,
+        memory: Memory | None = None,
     ) -> Store:
-        """Open (creating and migrating) the database; see ``Database.open``."""
+        """Open (creating and migrating) the database; see ``Database.open``. ``memory``
+        schedules the cards that answers update (default: FSRS with fuzzing)."""
         database = await Database.open(location, max_batch, busy_timeout_ms)
+        if memory is not None:
+            database.ledger.memory = memory
         try:
             runs = await RunRepository.open(database)
         except BaseException:
@@ -75,6 +84,7 @@ __all__ = [
     "AnswerRecord",
     "BankTotals",
     "BoardRepository",
+    "CardRepository",
     "ChannelAnswer",
     "ChannelResults",
     "CompetitionRepository",
@@ -84,11 +94,14 @@ __all__ = [
     "Proposal",
     "RaceRepository",
     "Recorded",
+    "ReminderRepository",
+    "Retention",
     "RunRepository",
     "Standing",
     "Store",
     "StoreError",
     "StoredBank",
+    "StoredCard",
     "TotalRow",
     "WorkspaceBankRepository",
     "integrity_problems",

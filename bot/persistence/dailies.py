@@ -30,10 +30,11 @@ class DailyRepository:
     async def save_schedule(self, schedule: DailySchedule) -> None:
         def work(db: Connection) -> None:
             db.execute(
-                "INSERT INTO daily_schedules VALUES (?,?,?,?,?,?,?,?)"
+                "INSERT INTO daily_schedules VALUES (?,?,?,?,?,?,?,?,?)"
                 " ON CONFLICT (platform, workspace_id, channel_id) DO UPDATE SET"
                 " topics = excluded.topics, at = excluded.at, timezone = excluded.timezone,"
-                " locale = excluded.locale, reveal_after = excluded.reveal_after",
+                " locale = excluded.locale, reveal_after = excluded.reveal_after,"
+                " prefer_missed = excluded.prefer_missed",
                 (
                     *channel_key(schedule.scope),
                     json.dumps(schedule.topics),
@@ -41,6 +42,7 @@ class DailyRepository:
                     schedule.timezone,
                     schedule.locale,
                     schedule.reveal_after,
+                    int(schedule.prefer_missed),
                 ),
             )
 
@@ -60,7 +62,8 @@ class DailyRepository:
     async def schedules(self, platform: str | None = None) -> list[DailySchedule]:
         rows = await self._database.read(
             "SELECT platform, workspace_id, channel_id, topics, at, timezone, locale,"
-            " reveal_after FROM daily_schedules WHERE CAST(? AS TEXT) IS NULL OR platform = ?",
+            " reveal_after, prefer_missed FROM daily_schedules"
+            " WHERE CAST(? AS TEXT) IS NULL OR platform = ?",
             (platform, platform),
         )
         return [
@@ -71,8 +74,9 @@ class DailyRepository:
                 tz,
                 locale,
                 reveal_after,
+                bool(prefer),
             )
-            for p, w, c, topics, at, tz, locale, reveal_after in rows
+            for p, w, c, topics, at, tz, locale, reveal_after, prefer in rows
         ]
 
     async def history(self, scope: ScopeRef) -> tuple[int, set[tuple[str, str]]]:
@@ -198,6 +202,9 @@ class DailyRepository:
             )
             upsert_player(db, player)
             ledger.credit(db, player, post.scope, post.bank_id, points, correct, at)
+            # No answer time: nobody knows when the player first saw the post.
+            question = (post.bank_id, post.question_id)
+            ledger.review(db, player, post.scope, question, correct, at, None, "daily")
             return ChannelAnswer(choice, correct, points, streak, False)
 
         return await self._database.write(work)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from bot.persistence.cards import Review, grade_many
 from bot.persistence.dialect import Connection
 from bot.persistence.rows import ALL_BANKS, AnswerRecord, Credit, Recorded
 from bot.play.clock import period_keys
+from bot.play.memory import Memory
 from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.runs import REVIEW
 
 T = TypeVar("T")
 
@@ -28,10 +31,12 @@ _TOTALS_UPSERT = """
 
 
 class Ledger:
-    """Adds answers to the maintained totals. Its caches (board ids, running
-    competitions) belong to the writer thread and are cleared when a batch rolls back."""
+    """Adds answers to the maintained totals and grades them into their cards. Its
+    caches (board ids, running competitions) belong to the writer thread and are cleared
+    when a batch rolls back."""
 
-    def __init__(self) -> None:
+    def __init__(self, memory: Memory | None = None) -> None:
+        self.memory = memory or Memory()
         self._boards: dict[tuple[str, str, str, str], int] = {}
         self._competitions: dict[tuple[str, str], list[tuple[int, float, float, set[str]]]] = {}
 
@@ -41,6 +46,23 @@ class Ledger:
 
     def forget_competitions(self) -> None:
         self._competitions.clear()
+
+    def review(
+        self,
+        db: Connection,
+        player: PlayerRef,
+        scope: ScopeRef,
+        question: tuple[str, str],
+        correct: bool,
+        at: float,
+        duration_ms: int | None,
+        source: str,
+    ) -> None:
+        """One channel answer (daily, race) to ``question`` (bank id, question id) as a
+        review of its card."""
+        platform, workspace = player.platform, scope.workspace_id
+        review = Review(platform, workspace, player.id, *question, correct, at, duration_ms, source)
+        grade_many(db, self.memory, [review])
 
     def board(self, db: Connection, key: tuple[str, str, str, str]) -> int:
         board_id = self._boards.get(key)
@@ -133,10 +155,14 @@ def _chunks(items: list[T], size: int = 300) -> list[list[T]]:
     return [items[i : i + size] for i in range(0, len(items), size)]
 
 
+def _milliseconds(seconds: float) -> int:
+    return max(0, round(seconds * 1000))
+
+
 def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) -> list[Recorded]:
     """Write answers set-wise: duplicates (the same run position, already on disk or
     earlier in this set) change nothing; only a player's first attempt at a question
-    scores; totals and run progress follow."""
+    scores (a review run's answers never do); totals, run progress and cards follow."""
     results: list[Recorded | None] = [None] * len(records)
     first: dict[tuple[str, int], int] = {}
     repeats: dict[int, int] = {}
@@ -147,13 +173,15 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
         else:
             first[key] = i
     run_ids = list({run_id for run_id, _ in first})
+    shown: dict[str, float] = {}  # run id -> its last answer (the next question shows after)
     for chunk in _chunks(run_ids):  # by the primary key's first column: an index lookup
         rows = db.execute(
-            "SELECT run_id, position, choice, correct, points FROM answers"
+            "SELECT run_id, position, choice, correct, points, answered_at FROM answers"
             f" WHERE run_id IN ({','.join('?' * len(chunk))})",
             chunk,
         ).fetchall()
-        for run_id, position, choice, correct, points in rows:
+        for run_id, position, choice, correct, points, answered_at in rows:
+            shown[run_id] = max(shown.get(run_id, 0.0), answered_at)
             if (run_id, position) in first:
                 results[first[(run_id, position)]] = Recorded(
                     points, points == 0, True, choice, bool(correct)
@@ -166,11 +194,11 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
             run.player.platform,
             run.scope.workspace_id,
             run.player.id,
-            run.bank_id,
+            record.bank,
             record.question_id,
         )
 
-    wanted = {attempt(records[i]) for i in fresh}
+    wanted = {attempt(records[i]) for i in fresh if records[i].run.bank_id != REVIEW}
     players: dict[tuple[str, str], set[str]] = {}
     for platform, workspace, player, _, _ in wanted:
         players.setdefault((platform, workspace), set()).add(player)
@@ -183,11 +211,12 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
                 [platform, workspace, *chunk],
             ).fetchall()
             tried.update(row for row in rows if row in wanted)
-    answers, attempts, credits, progress = [], [], [], []
+    answers, attempts, credits, progress, reviews = [], [], [], [], []
     for i in fresh:
         record, run = records[i], records[i].run
         tried_key = attempt(record)
-        practice = tried_key in tried
+        review = run.bank_id == REVIEW  # practice by definition: never scores
+        practice = review or tried_key in tried
         tried.add(tried_key)
         points = 0 if practice else record.points
         if not practice:
@@ -199,7 +228,7 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
                 run.player.platform,
                 run.scope.workspace_id,
                 run.player.id,
-                run.bank_id,
+                record.bank,
                 record.question_id,
                 record.choice,
                 int(record.correct),
@@ -209,9 +238,16 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
         )
         if not practice:  # boards count first attempts, like the points they show
             credits.append(
-                Credit(run.player, run.scope, run.bank_id, points, record.correct, record.at)
+                Credit(run.player, run.scope, record.bank, points, record.correct, record.at)
             )
         progress.append((int(record.correct), points, record.at, run.id))
+        # The first question shows when the run starts; a later one after the previous
+        # answer's feedback (so its time includes reading that explanation).
+        since = run.created_at if run.position == 0 else shown.get(run.id)
+        shown[run.id] = record.at
+        source = "review" if review else "practice" if practice else "quiz"
+        duration = _milliseconds(record.at - since) if since is not None else None
+        reviews.append(Review(*tried_key, record.correct, record.at, duration, source))
         results[i] = Recorded(points, practice, False, record.choice, record.correct)
     db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?)", answers)
     db.executemany("INSERT INTO attempts VALUES (?,?,?,?,?)", attempts)
@@ -221,6 +257,11 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
         " updated_at = ? WHERE run_id = ?",
         progress,
     )
+    cards = grade_many(db, ledger.memory, reviews)
+    for i, card in zip(fresh, cards, strict=True):
+        done = results[i]
+        assert done is not None
+        results[i] = replace(done, due=card.due)
     for i, original in repeats.items():
         done = results[original]
         assert done is not None

@@ -23,6 +23,11 @@ class AnswerRecord:
     correct: bool
     points: int  # what the answer earns if it is the player's first attempt
     at: float
+    bank_id: str = ""  # the question's bank, when not the run's (a review run mixes them)
+
+    @property
+    def bank(self) -> str:
+        return self.bank_id or self.run.bank_id
 
 
 class Credit(NamedTuple):
@@ -44,6 +49,7 @@ class Recorded:
     duplicate: bool  # this position was already answered; nothing changed
     choice: int  # the choice on record (the first one, for a duplicate)
     correct: bool
+    due: float | None = None  # when the card comes back (None for a duplicate)
 
 
 @dataclass(frozen=True)

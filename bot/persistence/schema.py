@@ -202,6 +202,62 @@ MIGRATIONS: tuple[str, ...] = (
     );
     CREATE INDEX proposals_pending ON proposals (platform, workspace_id, status);
     """,
+    # 4: spaced repetition: a card per player and question, the append-only log of every
+    # answer as a review (what optimising FSRS's parameters needs), opt-in reminders, and
+    # the daily question's preference for what the team missed.
+    """
+    CREATE TABLE cards (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        stability REAL NOT NULL,
+        difficulty REAL NOT NULL,
+        due REAL NOT NULL,
+        last_review REAL NOT NULL,
+        reviews INTEGER NOT NULL,
+        lapses INTEGER NOT NULL,
+        last_correct INTEGER NOT NULL,
+        PRIMARY KEY (platform, workspace_id, player_id, bank_id, question_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX cards_due ON cards (platform, workspace_id, player_id, due);
+    CREATE TABLE review_log (
+        review_id INTEGER PRIMARY KEY,
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        question_id TEXT NOT NULL,
+        source TEXT NOT NULL,
+        rating INTEGER NOT NULL,
+        reviewed_at REAL NOT NULL,
+        duration_ms INTEGER,
+        was_due INTEGER NOT NULL
+    );
+    CREATE INDEX review_log_by_player
+        ON review_log (platform, workspace_id, player_id, bank_id, reviewed_at);
+    CREATE TABLE reminders (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        at TEXT NOT NULL,
+        timezone TEXT NOT NULL,
+        locale TEXT NOT NULL,
+        next_at REAL NOT NULL,
+        PRIMARY KEY (platform, workspace_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX reminders_next ON reminders (next_at);
+    CREATE TABLE reminder_sends (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        day TEXT NOT NULL,
+        sent_at REAL NOT NULL,
+        PRIMARY KEY (platform, workspace_id, player_id, day)
+    ) WITHOUT ROWID;
+    ALTER TABLE daily_schedules ADD COLUMN prefer_missed INTEGER NOT NULL DEFAULT 0;
+    """,
 )
 
 

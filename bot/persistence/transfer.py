@@ -34,8 +34,17 @@ TABLES = (
     "competitions",
     "workspace_banks",
     "proposals",
+    "cards",
+    "review_log",
+    "reminders",
+    "reminder_sends",
 )
-IDENTITIES = {"boards": "board_id", "competitions": "competition_id", "proposals": "proposal_id"}
+IDENTITIES = {
+    "boards": "board_id",
+    "competitions": "competition_id",
+    "proposals": "proposal_id",
+    "review_log": "review_id",
+}
 # Every board's rows, as a leaderboard reads them.
 BOARDS = (
     "SELECT b.platform, b.workspace_id, b.bank_id, b.period, t.player_id, t.points,"

@@ -54,6 +54,9 @@ class Publishers:
         del self._by_platform[platform]
         return True
 
+    def platforms(self) -> tuple[str, ...]:
+        return tuple(self._by_platform)
+
     def get(self, platform: str) -> Publisher | None:
         return self._by_platform.get(platform)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.content.banks import Bank, Question
@@ -25,6 +26,7 @@ from bot.play.channel import (
 )
 from bot.play.clock import Clock
 from bot.play.daily import (
+    DEFAULT_REVEAL_AFTER,
     DailyPost,
     DailySchedule,
     draw,
@@ -71,6 +73,7 @@ class DailyQuestions:
         self,
         library: Library,
         dailies: DailyRepository,
+        misses: Callable[[ScopeRef], Awaitable[dict[tuple[str, str], int]]],
         clock: Clock,
         publishers: Publishers,
         tasks: Supervisor,
@@ -83,6 +86,7 @@ class DailyQuestions:
         the public answer count is edited."""
         self._library = library
         self._dailies = dailies
+        self._misses = misses  # wrong answers per question in a workspace
         self._clock = clock
         self._publishers = publishers
         self._tasks = tasks
@@ -96,7 +100,13 @@ class DailyQuestions:
     # --- commands ---------------------------------------------------------------------
 
     async def on(
-        self, caller: Caller, topics: str, at: str, timezone: str, reveal_hours: float | None
+        self,
+        caller: Caller,
+        topics: str,
+        at: str,
+        timezone: str,
+        reveal_hours: float | None,
+        prefer_missed: bool = False,
     ) -> Notice:
         loc = caller.locale
         if not caller.is_admin:
@@ -114,14 +124,15 @@ class DailyQuestions:
         if zone is None:
             return refusal(caller, "bad_timezone", "daily", value=timezone)
         hours = reveal_hours or self._reveal_hours
-        reveal_after = round(3600 * hours) if hours else None
+        reveal_after = round(3600 * hours) if hours else DEFAULT_REVEAL_AFTER
         schedule = DailySchedule(
             caller.scope,
             tuple(dict.fromkeys(b.id for b in banks if b)),
             when,
             zone,
             loc,
-            *([reveal_after] if reveal_after else []),
+            reveal_after,
+            prefer_missed,
         )
         await self._dailies.save_schedule(schedule)
         return Notice(loc, "daily_on", await self._status_text(schedule, loc))
@@ -139,7 +150,10 @@ class DailyQuestions:
             timezone=schedule.timezone,
             delay=_duration(schedule.reveal_after),
         )
-        return f"{on}\n{t(locale, 'daily_next', when=next_at.strftime('%Y-%m-%d %H:%M %Z'))}"
+        lines = [on, t(locale, "daily_next", when=next_at.strftime("%Y-%m-%d %H:%M %Z"))]
+        if schedule.prefer_missed:
+            lines.append(t(locale, "daily_prefer_missed"))
+        return "\n".join(lines)
 
     async def off(self, caller: Caller) -> Notice:
         if not caller.is_admin:
@@ -203,7 +217,8 @@ class DailyQuestions:
             return False
         cycle, used = await self._dailies.history(schedule.scope)
         seed = secrets.randbits(48)
-        (bank_id, question_id), new_cycle = draw(candidates, used, seed)
+        misses = await self._misses(schedule.scope) if schedule.prefer_missed else None
+        (bank_id, question_id), new_cycle = draw(candidates, used, seed, misses)
         daily = DailyPost(
             id=secrets.token_hex(8),
             scope=schedule.scope,

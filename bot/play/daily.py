@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -30,6 +30,7 @@ class DailySchedule:
     timezone: str
     locale: str
     reveal_after: int = DEFAULT_REVEAL_AFTER  # seconds after the post
+    prefer_missed: bool = False  # draw the questions the team missed most first
 
     @property
     def zone(self) -> ZoneInfo:
@@ -53,10 +54,15 @@ def local_day(at: float, zone: ZoneInfo) -> date:
     return datetime.fromtimestamp(at, zone).date()
 
 
+def local_moment(day: date, at: time, zone: ZoneInfo) -> float:
+    """The moment of a local time of day. A time skipped by a DST change falls forward;
+    one that occurs twice is its first occurrence."""
+    return datetime.combine(day, at, zone).timestamp()
+
+
 def post_time(schedule: DailySchedule, day: date) -> float:
-    """The moment of a day's post. A time skipped by a DST change falls forward."""
-    local = datetime.combine(day, schedule.at, schedule.zone)
-    return local.timestamp()
+    """The moment of a day's post."""
+    return local_moment(day, schedule.at, schedule.zone)
 
 
 def reveal_time(schedule: DailySchedule, day: date) -> float:
@@ -86,13 +92,20 @@ def next_post_at(schedule: DailySchedule, now: float) -> float:
 
 
 def draw(
-    candidates: Sequence[tuple[str, str]], used: set[tuple[str, str]], seed: int
+    candidates: Sequence[tuple[str, str]],
+    used: set[tuple[str, str]],
+    seed: int,
+    misses: Mapping[tuple[str, str], int] | None = None,
 ) -> tuple[tuple[str, str], bool]:
     """The next (bank id, question id) to post: a random one not posted yet in this
-    channel; when every one has been posted, a new cycle starts (the flag says so)."""
+    channel; when every one has been posted, a new cycle starts (the flag says so).
+    With ``misses`` (wrong answers per question), one of those missed most is drawn."""
     fresh = [c for c in candidates if c not in used]
     cycle = not fresh
     pool = list(candidates) if cycle else fresh
+    if misses:
+        most = max(misses.get(c, 0) for c in pool)
+        pool = [c for c in pool if misses.get(c, 0) == most]
     return random.Random(seed).choice(pool), cycle
 
 

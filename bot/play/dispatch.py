@@ -25,6 +25,9 @@ from bot.play.requests import (
     ProposeQuestion,
     RaceStart,
     RaceStop,
+    RemindOff,
+    RemindOn,
+    RemindStatus,
     RemoveBank,
     Reply,
     Request,
@@ -34,6 +37,7 @@ from bot.play.requests import (
     ShowStats,
     ShowTopics,
     StartQuiz,
+    StartReview,
     UploadBank,
     Usage,
 )
@@ -102,6 +106,8 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
             return await engine.leaderboard(player, scope, locale, period, topic)
         case ShowStats():
             return await engine.stats(player, scope, locale)
+        case StartReview():
+            return await engine.review(player, scope, locale)
         case SetLanguage(tag):
             return await engine.set_locale(player, tag)
         case Usage(command):
@@ -110,6 +116,13 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
             caller = Caller(player, scope, locale, context.is_admin)
             return await engine.competitions.standings(caller)
     caller = Caller(player, scope, locale, context.is_admin)
+    match request:
+        case RemindOn(at, timezone):
+            return await engine.reminders.on(caller, at, timezone)
+        case RemindOff():
+            return await engine.reminders.off(caller)
+        case RemindStatus():
+            return await engine.reminders.status(caller)
     if isinstance(request, BankRequest):
         return await _banks(engine, request, caller)
     return await _channel(engine, request, caller)
@@ -133,8 +146,8 @@ async def _banks(engine: Engine, request: BankRequest, caller: Caller) -> View:
 
 async def _channel(engine: Engine, request: ChannelRequest, caller: Caller) -> View:
     match request:
-        case DailyOn(topics, at, timezone, reveal_hours):
-            return await engine.daily.on(caller, topics, at, timezone, reveal_hours)
+        case DailyOn(topics, at, timezone, reveal_hours, prefer_missed):
+            return await engine.daily.on(caller, topics, at, timezone, reveal_hours, prefer_missed)
         case DailyOff():
             return await engine.daily.off(caller)
         case DailyStatus():

@@ -13,17 +13,28 @@ from bot.content.banks import Bank, Catalog
 from bot.operations import metrics
 from bot.operations.health import Health
 from bot.operations.tasks import Supervisor
-from bot.persistence import ALL_BANKS, AnswerRecord, Store, StoreError, TotalRow
+from bot.persistence import ALL_BANKS, AnswerRecord, Store, StoredCard, StoreError, TotalRow
 from bot.play import codec, dispatch, scoring
 from bot.play.channel import Publishers
 from bot.play.clock import Clock, SystemClock, period_key
 from bot.play.competitions import Competitions
 from bot.play.dailies import COUNT_REFRESH, DailyQuestions
 from bot.play.library import Library
+from bot.play.memory import CardState, days_until, due_cutoff
 from bot.play.races import Races
 from bot.play.refs import PlayerRef, ScopeRef
+from bot.play.reminders import Reminders
 from bot.play.requests import Context, Reply, Request
-from bot.play.runs import LETTERS, Run, check_answer, new_run_id, plan_run
+from bot.play.runs import (
+    LETTERS,
+    REVIEW,
+    REVIEW_SIZE,
+    Run,
+    check_answer,
+    new_run_id,
+    plan_review,
+    plan_run,
+)
 from bot.play.scheduler import Scheduler
 from bot.play.workspace_banks import WorkspaceBanks
 from bot.ui import i18n
@@ -77,6 +88,7 @@ class Engine:
         self.daily = DailyQuestions(
             self.library,
             store.dailies,
+            store.cards.misses,
             self.clock,
             self.publishers,
             self.tasks,
@@ -95,12 +107,16 @@ class Engine:
         self.banks = WorkspaceBanks(
             self.library, store.workspace_banks, self.clock, self.publishers
         )
+        self.reminders = Reminders(
+            store.reminders, store.cards, store.runs, self.clock, self.publishers
+        )
         self.scheduler = Scheduler(
             [
                 self.daily.posting,
                 self.daily.revealing,
                 self.races.advancing,
                 self.competitions.ending,
+                self.reminders.sending,
             ]
         )
         self.health = Health(store.database, self.clock)
@@ -179,6 +195,50 @@ class Engine:
         metrics.INTERACTIONS.labels(platform=player.platform, outcome="quiz_started").inc()
         return self._question_view(run, bank)
 
+    async def review(
+        self, player: PlayerRef, scope: ScopeRef, locale: str
+    ) -> QuestionView | Notice:
+        """A private run of the player's due cards across topics, most overdue first;
+        with none due, the questions they missed most recently, and when the next is due."""
+        catalog = await self.library.of(scope)
+        zone = await self.reminders.zone(player, scope)
+        now = self.clock.now()
+        cards = self.store.cards
+
+        def playable(found: list[StoredCard]) -> list[tuple[str, str]]:
+            # A card outlives its question when a workspace bank loses it: skip those.
+            return [
+                (c.bank_id, c.question_id)
+                for c in found
+                if (bank := catalog.get(c.bank_id)) and bank.question(c.question_id)
+            ][:REVIEW_SIZE]
+
+        chosen = playable(await cards.due(player, scope, due_cutoff(now, zone), 5 * REVIEW_SIZE))
+        note = None
+        if not chosen:
+            next_due = await cards.next_due(player, scope)
+            if next_due is None:
+                return Notice(locale, "review_empty", t(locale, "review_empty"))
+            days = days_until(next_due, now, zone)
+            chosen = playable(await cards.missed(player, scope, 5 * REVIEW_SIZE))
+            if not chosen:
+                return Notice(locale, "review_not_due", t(locale, "review_not_due", days=days))
+            note = t(locale, "review_missed", days=days, count=len(chosen))
+        run = plan_review(
+            chosen,
+            player,
+            scope,
+            locale,
+            seed=self._rng.randrange(2**62),
+            run_id=new_run_id(),
+            now=now,
+        )
+        await self.store.runs.save(run)
+        metrics.INTERACTIONS.labels(platform=player.platform, outcome="review_started").inc()
+        bank = catalog.get(chosen[0][0])
+        assert bank is not None
+        return replace(self._question_view(run, bank), note=note)
+
     async def click(
         self, player: PlayerRef, action_id: str, platform_locale: str | None = None
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
@@ -204,8 +264,9 @@ class Engine:
                 return await self.daily.click(player, action, locale)
             return await self.races.click(player, action, locale)
         run = await self.store.runs.load(action.run_id) if action else None
-        catalog = await self.library.of(run.scope, run.bank_id) if run else None
-        bank = catalog.get(run.bank_id) if run and catalog else None
+        bank_id = run.located(run.position)[0] if run else ""
+        catalog = await self.library.of(run.scope, bank_id) if run else None
+        bank = catalog.get(bank_id) if catalog else None
         if action is None or run is None or bank is None:
             locale = await self.locale_for(player, platform_locale)
             return Notice(locale, "invalid", t(locale, "invalid"))
@@ -229,9 +290,10 @@ class Engine:
         return self._question_view(run, bank)
 
     async def _answer(self, run: Run, bank: Bank, action: codec.AnswerAction) -> Feedback | Notice:
-        question = bank.question(run.question_ids[run.position])
+        question = bank.question(run.located(run.position)[1])
         assert question is not None  # check_answer verified it
         correct = action.choice == question.answer
+        review = run.bank_id == REVIEW
         record = AnswerRecord(
             run=run,
             question_id=question.id,
@@ -239,6 +301,7 @@ class Engine:
             correct=correct,
             points=scoring.answer_points(correct, question.difficulty),
             at=self.clock.now(),
+            bank_id=bank.id,
         )
         try:
             recorded = await self.store.runs.record_answer(record)
@@ -249,7 +312,13 @@ class Engine:
         metrics.ANSWERS.labels(mode="quiz").inc()
         view = self._question_view(run, bank)
         after = run.after_answer(recorded.correct, recorded.points)
-        summary = await self._summary(after, bank) if after.finished else None
+        summary = None
+        if after.finished:
+            summary = self._review_summary(after) if review else await self._summary(after, bank)
+        due_in_days = None
+        if review and recorded.due is not None:
+            zone = await self.reminders.zone(run.player, run.scope)
+            due_in_days = days_until(recorded.due, record.at, zone)
         order = run.choice_order(question)
         return Feedback(
             locale=run.locale,
@@ -267,10 +336,11 @@ class Engine:
             if after.finished
             else codec.NextAction(run.id, after.position).encode(),
             summary=summary,
+            due_in_days=due_in_days,
         )
 
     def _question_view(self, run: Run, bank: Bank) -> QuestionView:
-        question = bank.question(run.question_ids[run.position])
+        question = bank.question(run.located(run.position)[1])
         assert question is not None
         order = run.choice_order(question)
         language = bank.language(run.locale)
@@ -291,8 +361,16 @@ class Engine:
                 for shown, choice in enumerate(order)
             ),
             difficulty=question.difficulty,
-            text_language=language if run.position == 0 and language != run.locale else None,
+            # A review mixes banks: each question says when its text is another language.
+            text_language=language
+            if (run.position == 0 or run.bank_id == REVIEW) and language != run.locale
+            else None,
+            review=run.bank_id == REVIEW,
         )
+
+    def _review_summary(self, run: Run) -> Summary:
+        title = t(run.locale, "review_title")
+        return Summary(run.locale, title, run.correct, run.total, 0, 0, None, 0, review=True)
 
     async def _summary(self, run: Run, bank: Bank) -> Summary:
         questions = [q for q in (bank.question(i) for i in run.question_ids) if q]
@@ -341,13 +419,43 @@ class Engine:
         )
 
     async def stats(self, player: PlayerRef, scope: ScopeRef, locale: str) -> Stats:
-        rows = []
+        """Per topic: first attempts and points (the leaderboards' numbers), and the
+        player's cards: questions seen, due today, retention and estimated recall."""
         catalog = await self.library.of(scope)
-        for totals in await self.store.boards.bank_totals(scope, player.id):
-            bank = catalog.get(totals.bank_id)
-            title = bank.text(bank.title, locale) if bank else totals.bank_id
-            rows.append(StatRow(title, totals.answered, totals.correct, totals.points))
-        return Stats(locale, tuple(rows))
+        now = self.clock.now()
+        cutoff = due_cutoff(now, await self.reminders.zone(player, scope))
+        totals = {row.bank_id: row for row in await self.store.boards.bank_totals(scope, player.id)}
+        by_bank: dict[str, list[CardState]] = {}
+        for stored in await self.store.cards.all(player, scope):
+            by_bank.setdefault(stored.bank_id, []).append(stored.card)
+        kept = {r.bank_id: r for r in await self.store.cards.retention(player, scope)}
+        recall = self.store.database.ledger.memory.recall
+        rows = []
+        for bank_id in dict.fromkeys([*totals, *sorted(by_bank)]):
+            bank = catalog.get(bank_id)
+            title = bank.text(bank.title, locale) if bank else bank_id
+            played = totals.get(bank_id)
+            mine = by_bank.get(bank_id, [])
+            kept_here = kept.get(bank_id)
+            rows.append(
+                StatRow(
+                    title,
+                    played.answered if played else 0,
+                    played.correct if played else 0,
+                    played.points if played else 0,
+                    seen=len(mine),
+                    due=sum(card.due < cutoff for card in mine),
+                    retention=_percent(kept_here.passed, kept_here.reviews) if kept_here else None,
+                    recall=_percent(sum(recall(card, now) for card in mine), len(mine))
+                    if mine
+                    else None,
+                )
+            )
+        return Stats(locale, tuple(rows), due=sum(row.due for row in rows))
+
+
+def _percent(part: float, whole: int) -> int:
+    return round(100 * part / whole)
 
 
 def _topic(bank: Bank, locale: str) -> TopicView:

@@ -46,6 +46,27 @@ class ShowStats:
 
 
 @dataclass(frozen=True)
+class StartReview:
+    """A private run of the player's due cards, across topics."""
+
+
+@dataclass(frozen=True)
+class RemindOn:
+    at: str  # HH:MM, checked by the core
+    timezone: str
+
+
+@dataclass(frozen=True)
+class RemindOff:
+    pass
+
+
+@dataclass(frozen=True)
+class RemindStatus:
+    pass
+
+
+@dataclass(frozen=True)
 class SetLanguage:
     tag: str
 
@@ -63,6 +84,7 @@ class DailyOn:
     at: str  # HH:MM, checked by the core
     timezone: str
     reveal_hours: float | None = None
+    prefer_missed: bool = False  # among unposted questions, those the team missed most
 
 
 @dataclass(frozen=True)
@@ -146,18 +168,20 @@ class ShowProposals:
 class Usage:
     """A command the platform could not read: answer with its usage."""
 
-    command: str  # daily, race, competition or bank
+    command: str  # daily, race, competition, bank or remind
 
 
 ChannelRequest = (
     DailyOn | DailyOff | DailyStatus | RaceStart | RaceStop | CompetitionStart | CompetitionEnd
 )
 BankRequest = UploadBank | ListBanks | RemoveBank | ProposeQuestion | ShowProposals
+ReviewRequest = StartReview | RemindOn | RemindOff | RemindStatus
 Request = (
     StartQuiz
     | ShowTopics
     | ShowLeaderboard
     | ShowStats
+    | ReviewRequest
     | SetLanguage
     | Click
     | ChannelRequest

@@ -12,6 +12,10 @@ from bot.play.codec import AnswerAction
 from bot.play.refs import PlayerRef, ScopeRef
 
 LETTERS = "ABCDE"
+# The bank id of a review run, whose questions come from many banks: each of its question
+# ids is "<bank id>/<question id>" (a bank id never holds "/" or "@").
+REVIEW = "@review"
+REVIEW_SIZE = 10  # at most this many cards in one review
 
 
 @lru_cache(maxsize=65536)
@@ -52,6 +56,14 @@ class Run:
     @property
     def current_question_id(self) -> str | None:
         return None if self.finished else self.question_ids[self.position]
+
+    def located(self, position: int) -> tuple[str, str]:
+        """The bank id and question id at ``position`` (the last one once finished)."""
+        ref = self.question_ids[min(position, self.total - 1)]
+        if self.bank_id != REVIEW:
+            return self.bank_id, ref
+        bank_id, _, question_id = ref.partition("/")
+        return bank_id, question_id
 
     def choice_order(self, question: Question) -> tuple[int, ...]:
         """The run's shuffled order of a question's choices (bank indices), reproducible."""
@@ -97,15 +109,31 @@ def plan_run(
     return Run(run_id, player, scope, bank.id, locale, seed, tuple(ids), created_at=now)
 
 
+def plan_review(
+    cards: list[tuple[str, str]],
+    player: PlayerRef,
+    scope: ScopeRef,
+    locale: str,
+    *,
+    seed: int,
+    run_id: str,
+    now: float,
+) -> Run:
+    """A review run over (bank id, question id) pairs, in the order given."""
+    ids = tuple(f"{bank}/{question}" for bank, question in cards)
+    return Run(run_id, player, scope, REVIEW, locale, seed, ids, created_at=now)
+
+
 def check_answer(run: Run, player: PlayerRef, action: AnswerAction, bank: Bank) -> str | None:
-    """Why a click cannot answer this run (a Notice kind), or None when it can."""
+    """Why a click cannot answer this run (a Notice kind), or None when it can; ``bank``
+    holds the question the run waits on."""
     if run.player.platform != player.platform or run.player.id != player.id:
         return "not_yours"
     if run.finished:
         return "finished"
     if action.position < run.position:
         return "already_answered"
-    question = bank.question(run.question_ids[run.position])
+    question = bank.question(run.located(run.position)[1])
     if action.position != run.position or question is None:
         return "invalid"
     if not 0 <= action.choice < len(question.choices):

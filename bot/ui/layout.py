@@ -100,7 +100,7 @@ def _question_heading(view: QuestionView, recap: bool = False) -> Heading:
     return Heading(
         t(
             view.locale,
-            "question_heading",
+            "review_heading" if view.review else "question_heading",
             number=view.number,
             total=view.total,
             topic=view.topic_title,
@@ -121,8 +121,10 @@ def _question(view: QuestionView, phrases: Phrasebook) -> Document:
         if view.text_language
         else ()
     )
+    note = (paragraph(view.note),) if view.note else ()
     return _one(
         Tone.INFO,
+        *note,
         _question_heading(view),
         paragraph(view.prompt),
         _choices(view.choices),
@@ -144,6 +146,12 @@ def _verdict(
 
 def _summary_card(view: Summary) -> Card:
     loc = view.locale
+    if view.review:
+        done = t(loc, "review_summary", correct=view.correct, total=view.total)
+        return Card(
+            Tone.RESULT,
+            (Heading(view.topic_title), lines(done, t(loc, "review_summary_next"))),
+        )
     score = t(
         loc,
         "summary_score",
@@ -166,7 +174,9 @@ def _summary_card(view: Summary) -> Card:
 def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
     loc = view.locale
     points: tuple[str, ...]
-    if view.practice:
+    if view.due_in_days is not None:
+        points = (t(loc, "review_next", days=view.due_in_days),)
+    elif view.practice:
         points = (t(loc, "practice"),)
     else:
         points = (t(loc, "points", points=view.points),) if view.correct else ()
@@ -269,23 +279,45 @@ def _leaderboard(view: Leaderboard, phrases: Phrasebook) -> Document:
 @layout.register
 def _stats(view: Stats, phrases: Phrasebook) -> Document:
     loc = view.locale
-    rows = tuple(
-        (
-            Strong(row.topic_title),
-            ": ",
-            t(
+
+    def percent(value: int | None) -> str:
+        return "—" if value is None else f"{value}%"
+
+    rows: list[Line] = []
+    for row in view.rows:
+        played = t(
+            loc,
+            "stats_row",
+            correct=row.correct,
+            answered=row.answered,
+            accuracy=row.accuracy,
+            points=row.points,
+        )
+        rows.append((Strong(row.topic_title), ": ", played))
+        if row.seen:
+            cards = t(
                 loc,
-                "stats_row",
-                correct=row.correct,
-                answered=row.answered,
-                accuracy=row.accuracy,
-                points=row.points,
+                "stats_cards",
+                seen=row.seen,
+                due=row.due,
+                retention=percent(row.retention),
+                recall=percent(row.recall),
+            )
+            rows.append(("    ", cards))
+    body = Text(tuple(rows)) if rows else lines(t(loc, "stats_empty"))
+    due = (
+        (
+            Note(
+                tuple(
+                    (line,)
+                    for line in (t(loc, "stats_due", count=view.due), *phrases.usage(loc, "review"))
+                )
             ),
         )
-        for row in view.rows
+        if view.due
+        else ()
     )
-    body = Text(rows) if rows else lines(t(loc, "stats_empty"))
-    return _one(Tone.INFO, Heading(t(loc, "stats_title")), body)
+    return _one(Tone.INFO, Heading(t(loc, "stats_title")), body, *due)
 
 
 # --- channel play ---------------------------------------------------------------------------

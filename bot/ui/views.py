@@ -25,6 +25,8 @@ class QuestionView:
     choices: tuple[ChoiceView, ...]
     difficulty: str
     resumed: bool = False  # continues a run the player left unfinished
+    review: bool = False  # a review run's question: practice, across topics
+    note: str | None = None  # said above the first question (why a review holds these)
     # The language the bank's text is in when the bank lacks the player's: set on a run's
     # first question, so the player is told once.
     text_language: str | None = None
@@ -40,6 +42,7 @@ class Summary:
     max_points: int
     rank: int | None  # on the topic's all-time leaderboard in the workspace
     players: int
+    review: bool = False  # the end of a review run: no points, no rank
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class Feedback:
     run_points: int
     next_action: str | None  # None after the last question
     summary: Summary | None  # set after the last question
+    due_in_days: int | None = None  # a review answer: when the card comes back
 
 
 @dataclass(frozen=True)
@@ -109,9 +113,13 @@ class Leaderboard:
 @dataclass(frozen=True)
 class StatRow:
     topic_title: str
-    answered: int
+    answered: int  # first attempts, as the leaderboards count them
     correct: int
     points: int
+    seen: int = 0  # questions with a card (answered anywhere)
+    due: int = 0  # cards due today
+    retention: int | None = None  # % of reviews of due cards answered right; None: none yet
+    recall: int | None = None  # the estimated chance, in %, of recalling a card now
 
     @property
     def accuracy(self) -> int:
@@ -122,6 +130,7 @@ class StatRow:
 class Stats:
     locale: str
     rows: tuple[StatRow, ...]
+    due: int = 0  # cards due today across topics, for /quiz review
 
 
 @dataclass(frozen=True)
