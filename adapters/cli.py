@@ -454,6 +454,33 @@ def _cmd_banks_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    player = console.terminal_player(args.player or getpass.getuser() or "player")
+    core = _settings(args).core
+    locale = _terminal_locale(args.lang, core)
+
+    async def work(engine: Engine) -> int:
+        return await console.review(engine, player, locale)
+
+    try:
+        return asyncio.run(_engine_work(core, work))
+    except KeyboardInterrupt:  # Ctrl-C: every answer given is already on disk
+        console.Terminal(locale).stopped()
+        return 130
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    player = console.terminal_player(args.player or getpass.getuser() or "player")
+    core = _settings(args).core
+
+    async def work(engine: Engine) -> int:
+        stats = await engine.stats(player, console.SCOPE, _terminal_locale(args.lang, core))
+        print(render(stats))
+        return 0
+
+    return asyncio.run(_engine_work(core, work))
+
+
 def _cmd_leaderboard(args: argparse.Namespace) -> int:
     player = console.terminal_player(getpass.getuser() or "player")
     core = _settings(args).core
@@ -512,6 +539,14 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--new", action="store_true", help="start over instead of continuing")
     db_option(play)
     play.set_defaults(func=_cmd_play)
+
+    review = sub.add_parser("review", help="review the questions due for you in the terminal")
+    stats = sub.add_parser("stats", help="your answers and review cards per topic")
+    for command, func in ((review, _cmd_review), (stats, _cmd_stats)):
+        command.add_argument("--lang", choices=i18n.LOCALES, help="language (default: from $LANG)")
+        command.add_argument("--player", help="whose cards (default: login name)")
+        db_option(command)
+        command.set_defaults(func=func)
 
     run = sub.add_parser("run", help="run the bot (terminal play when no platform is set up)")
     run.add_argument(

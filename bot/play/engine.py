@@ -219,11 +219,11 @@ class Engine:
             next_due = await cards.next_due(player, scope)
             if next_due is None:
                 return Notice(locale, "review_empty", t(locale, "review_empty"))
-            days = days_until(next_due, now, zone)
+            not_due = t(locale, "review_not_due", days=days_until(next_due, now, zone))
             chosen = playable(await cards.missed(player, scope, 5 * REVIEW_SIZE))
             if not chosen:
-                return Notice(locale, "review_not_due", t(locale, "review_not_due", days=days))
-            note = t(locale, "review_missed", days=days, count=len(chosen))
+                return Notice(locale, "review_not_due", not_due)
+            note = f"{not_due}\n{t(locale, 'review_missed', count=len(chosen))}"
         run = plan_review(
             chosen,
             player,
