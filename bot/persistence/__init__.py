@@ -74,6 +74,11 @@ class Store:
             raise
         return cls(database, runs)
 
+    @property
+    def memory(self) -> Memory:
+        """The FSRS scheduler the writer grades cards with (and recall is estimated by)."""
+        return self.database.ledger.memory
+
     async def close(self) -> None:
         await self.database.close()
 

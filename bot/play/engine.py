@@ -429,7 +429,7 @@ class Engine:
         for stored in await self.store.cards.all(player, scope):
             by_bank.setdefault(stored.bank_id, []).append(stored.card)
         kept = {r.bank_id: r for r in await self.store.cards.retention(player, scope)}
-        recall = self.store.database.ledger.memory.recall
+        recall = self.store.memory.recall
         rows = []
         for bank_id in dict.fromkeys([*totals, *sorted(by_bank)]):
             bank = catalog.get(bank_id)
