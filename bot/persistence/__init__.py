@@ -18,6 +18,7 @@ from bot.persistence.cards import CardRepository, Retention, StoredCard
 from bot.persistence.competitions import CompetitionRepository
 from bot.persistence.dailies import DailyRepository
 from bot.persistence.database import BUSY_TIMEOUT_MS, MAX_BATCH, Database
+from bot.persistence.insights import InsightRepository
 from bot.persistence.races import RaceRepository
 from bot.persistence.reminders import ReminderRepository
 from bot.persistence.rows import (
@@ -46,6 +47,7 @@ class Store:
         self.database = database
         self.cards = CardRepository(database)
         self.reminders = ReminderRepository(database)
+        self.insights = InsightRepository(database)
         self.path = database.path
         self.runs = runs
         self.boards = BoardRepository(database)
@@ -96,6 +98,7 @@ __all__ = [
     "Credit",
     "DailyRepository",
     "Database",
+    "InsightRepository",
     "Proposal",
     "RaceRepository",
     "Recorded",

@@ -253,6 +253,49 @@ class ProposalList:
     decided: str = ""  # what the last click did, shown above the list
 
 
+@dataclass(frozen=True)
+class QuestionRow:
+    """One question in the insights: how it went, and what fooled people."""
+
+    topic_title: str
+    question_id: str
+    prompt: str
+    answers: int
+    first_tries: int
+    accuracy: int | None  # first-try accuracy in %
+    top_wrong: str | None  # the text of the wrong choice picked most
+    flags: tuple[str, ...]  # of bot.insights.report.FLAGS
+
+
+@dataclass(frozen=True)
+class TopicRow:
+    title: str
+    players: int
+    answers: int
+    accuracy: int | None  # first-try accuracy in %
+    retention: int | None  # % of due reviews answered right
+    hardest: tuple[QuestionRow, ...]
+
+
+@dataclass(frozen=True)
+class ActiveDay:
+    day: str  # ISO date
+    players: int
+
+
+@dataclass(frozen=True)
+class InsightsView:
+    """What the team knows, for a lead: per topic, flagged questions, participation."""
+
+    locale: str
+    period: str  # week, month, all
+    topic_title: str | None  # None: every topic
+    topics: tuple[TopicRow, ...]
+    flagged: tuple[QuestionRow, ...]
+    days: tuple[ActiveDay, ...]  # the most recent days with answers, oldest first
+    streaks: tuple[tuple[str, int], ...]  # (name, days), longest first
+
+
 ChannelView = (
     DailyPostView
     | DailyRevealView
@@ -271,5 +314,6 @@ View = (
     | ChannelFeedback
     | RaceLockedView
     | ProposalList
+    | InsightsView
     | ChannelView
 )

@@ -1,0 +1,102 @@
+"""Insight numbers against a hand-computed fixture, and the flag rules at their
+thresholds."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.insights.report import LoggedAnswer, Streak, build, flags_of
+
+DAY = 86400.0
+T0 = 1_790_000_000.0  # 2026-09-21 14:13 UTC
+# tiny-one has 3 choices (right: 0), tiny-two 2 (right: 1); "gone" is no longer in a bank.
+SHAPES = {("tiny", "tiny-one"): (3, 0), ("tiny", "tiny-two"): (2, 1)}
+
+
+def row(
+    n: int,
+    player: str,
+    question: str,
+    source: str,
+    choice: int,
+    right: bool,
+    day: int,
+    due: bool = False,
+    bank: str = "tiny",
+) -> LoggedAnswer:
+    return LoggedAnswer(n, player, bank, question, source, choice, right, T0 + day * DAY, due)
+
+
+FIXTURE = [
+    row(1, "a", "tiny-one", "quiz", 0, True, 0),
+    row(2, "a", "tiny-two", "quiz", 0, False, 0),
+    row(3, "b", "tiny-one", "quiz", 2, False, 0),
+    row(4, "b", "tiny-two", "quiz", 1, True, 1),
+    row(5, "a", "tiny-two", "review", 1, True, 1, due=True),
+    row(6, "c", "tiny-one", "daily", 2, False, 2),
+    row(7, "b", "tiny-one", "practice", 0, True, 2),
+    row(8, "a", "tiny-one", "race", 0, True, 2),
+    row(9, "a", "gone", "quiz", 0, True, 2, bank="old"),
+]
+
+
+def test_the_fixtures_numbers() -> None:
+    report = build(FIXTURE, "all", T0 + 2 * DAY, lambda b, q: SHAPES.get((b, q)))
+    (topic,) = report.topics
+    assert (topic.bank_id, topic.players, topic.answers) == ("tiny", 3, 8)
+    assert (topic.first_tries, topic.first_right, topic.accuracy) == (5, 2, 40)
+    assert (topic.due_reviews, topic.due_passed, topic.retention) == (1, 1, 100)
+    one, two = topic.questions  # hardest first
+    assert (one.question_id, one.picks, one.first_tries, one.accuracy) == (
+        "tiny-one",
+        (3, 0, 2),
+        3,
+        33,
+    )
+    assert one.top_wrong == 2
+    assert (two.question_id, two.picks, two.first_tries, two.accuracy) == (
+        "tiny-two",
+        (1, 2),
+        2,
+        50,
+    )
+    assert two.top_wrong == 0
+    assert [(d.day, d.players, d.answers) for d in report.days] == [
+        ("2026-09-21", 2, 3),
+        ("2026-09-22", 2, 2),
+        ("2026-09-23", 3, 3),  # row 9's question is gone: not counted
+    ]
+    assert report.streaks == (Streak("a", 3), Streak("b", 3), Streak("c", 1))
+    assert report.flagged == ()
+
+
+def test_a_period_keeps_first_tries_from_before_it() -> None:
+    report = build(FIXTURE, "week", T0 + 9 * DAY, lambda b, q: SHAPES.get((b, q)))
+    (topic,) = report.topics
+    # Days 2.. are inside the last 7 days of day 9: rows 6–8; only c's is a first try.
+    assert (topic.players, topic.answers, topic.first_tries, topic.first_right) == (3, 3, 1, 0)
+    assert report.streaks == ()  # nobody answered on day 8 or 9
+
+
+def test_one_topic_only() -> None:
+    report = build(FIXTURE, "all", T0 + 2 * DAY, lambda b, q: SHAPES.get((b, q)), "other")
+    assert report.topics == () and report.days == ()
+
+
+@pytest.mark.parametrize(
+    ("tries", "right", "picks", "flags"),
+    [
+        (20, 3, (3, 17, 0, 0), ("too_hard", "unpicked_choice")),  # 15 %
+        (20, 4, (4, 8, 8), ()),  # 20 %: not under it
+        (19, 0, (0, 10, 9), ()),  # too few first tries, and too few answers
+        (20, 19, (19, 1), ()),  # 95 %: not over it
+        (20, 20, (20, 1), ("too_easy",)),
+        (40, 39, (39, 1, 1), ("too_easy",)),  # 97.5 %
+        (10, 5, (15, 5, 0), ("unpicked_choice",)),  # 20 answers, a choice never picked
+        (10, 5, (14, 5, 0), ()),  # 19 answers
+    ],
+)
+def test_flags_at_their_thresholds(
+    tries: int, right: int, picks: tuple[int, ...], flags: tuple[str, ...]
+) -> None:
+    assert flags_of(tries, right, picks) == flags
