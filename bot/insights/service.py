@@ -4,12 +4,14 @@ period, and its chat view for leads (admins, unless the settings open it to ever
 from __future__ import annotations
 
 from bot.content.banks import Catalog
+from bot.insights.links import Signer
 from bot.insights.report import PERIOD_DAYS, QuestionInsight, Report, build
 from bot.persistence import InsightRepository
 from bot.play.channel import Caller, notice, refusal
 from bot.play.clock import Clock
 from bot.play.library import Library
 from bot.play.refs import ScopeRef
+from bot.ui.messages import t
 from bot.ui.views import ActiveDay, InsightsView, Notice, QuestionRow, TopicRow
 
 HARDEST = 3  # questions shown per topic in chat
@@ -25,12 +27,32 @@ def shortened(text: str, limit: int = PROMPT_CHARS) -> str:
 
 class Insights:
     def __init__(
-        self, library: Library, insights: InsightRepository, clock: Clock, for_everyone: bool
+        self,
+        library: Library,
+        insights: InsightRepository,
+        clock: Clock,
+        *,
+        for_everyone: bool = False,
+        signer: Signer | None = None,
     ):
+        """``for_everyone``: the settings open insights to every member; ``signer``
+        makes dashboard links (None: no dashboard is served)."""
         self._library = library
         self._insights = insights
         self._clock = clock
-        self._for_everyone = for_everyone  # the settings open insights to every member
+        self._for_everyone = for_everyone
+        self.signer = signer
+
+    def dashboard_link(self, caller: Caller) -> Notice:
+        loc = caller.locale
+        if not caller.is_admin:
+            return notice(loc, "admin_only")
+        if self.signer is None:
+            return notice(loc, "dashboard_off")
+        workspace = ScopeRef(caller.scope.platform, caller.scope.workspace_id)
+        link = self.signer.link(workspace, loc, self._clock.now())
+        hours = round(self.signer.lifetime / 3600)
+        return Notice(loc, "dashboard_link", t(loc, "dashboard_link", link=link, hours=hours))
 
     async def report(
         self, scope: ScopeRef, period: str = "all", topic: str | None = None

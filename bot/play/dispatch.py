@@ -32,6 +32,8 @@ from bot.play.requests import (
     Reply,
     Request,
     SetLanguage,
+    ShowDashboard,
+    ShowInsights,
     ShowLeaderboard,
     ShowProposals,
     ShowStats,
@@ -123,6 +125,10 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
             return await engine.reminders.off(caller)
         case RemindStatus():
             return await engine.reminders.status(caller)
+        case ShowInsights(topic, period):
+            return await engine.insights.view(caller, topic, period)
+        case ShowDashboard():
+            return engine.insights.dashboard_link(caller)
     if isinstance(request, BankRequest):
         return await _banks(engine, request, caller)
     return await _channel(engine, request, caller)

@@ -10,6 +10,8 @@ import time
 from dataclasses import replace
 
 from bot.content.banks import Bank, Catalog
+from bot.insights.links import Signer
+from bot.insights.service import Insights
 from bot.operations import metrics
 from bot.operations.health import Health
 from bot.operations.tasks import Supervisor
@@ -73,6 +75,8 @@ class Engine:
         reveal_hours: float | None = None,
         count_refresh: float = COUNT_REFRESH,
         tasks: Supervisor | None = None,
+        insights_for_everyone: bool = False,
+        dashboard: Signer | None = None,
     ):
         """The composition root of the core. ``reveal_hours``: a daily reveal's delay
         when the command names none; ``count_refresh``: how often a daily post's answer
@@ -109,6 +113,13 @@ class Engine:
         )
         self.reminders = Reminders(
             store.reminders, store.cards, store.runs, self.clock, self.publishers
+        )
+        self.insights = Insights(
+            self.library,
+            store.insights,
+            self.clock,
+            for_everyone=insights_for_everyone,
+            signer=dashboard,
         )
         self.scheduler = Scheduler(
             [
