@@ -41,8 +41,9 @@ from .app import compose, load_banks
 from .discord import Discord
 from .discord.settings import shard_range
 from .errors import SetupError
-from .ops import serve_ops
+from .ops import ops_app, serve
 from .settings import PLATFORMS, SECTIONS, Settings, load
+from .web.server import dashboard_app
 
 log = logging.getLogger("quizbot")
 WORKER = "QUIZBOT_WORKER"  # set in each worker process: its number, from 1
@@ -224,10 +225,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
         loop.add_signal_handler(signal.SIGHUP, _reload_banks, engine, core)
         services = [engine.scheduler.serve(leadership=leadership_for(core.db))]
         services += [settings.platform(name).serve(engine) for name in names]
+        # Each worker its own ports: a scrape must see one process's counters, not a mix.
+        number = int(os.environ.get(WORKER, "1"))
+        signer = engine.insights.signer
         if core.metrics_port:
-            # Each worker its own: a scrape must see one process's counters, not a mix.
-            number = int(os.environ.get(WORKER, "1"))
-            services.append(serve_ops(engine, core.metrics_port + number - 1))
+            on_metrics = signer if core.web_port is None else None
+            app = ops_app(engine, on_metrics)
+            services.append(serve(app, core.metrics_port + number - 1, "health and metrics"))
+        if core.web_port and signer:
+            app = dashboard_app(engine, signer)
+            services.append(serve(app, core.web_port + number - 1, "the dashboard"))
         try:
             # A task group: when one service fails, the others stop before the store
             # closes, instead of running on against a closed database.
