@@ -33,6 +33,7 @@ from bot.operations.settings import database as database_location
 from bot.persistence import StoreError, integrity_problems
 from bot.persistence.transfer import TABLES, copy_database
 from bot.play.engine import PERIODS, Engine, topic_list
+from bot.play.refs import ScopeRef
 from bot.ui import i18n
 from bot.ui.views import TopicList
 
@@ -41,6 +42,8 @@ from .app import compose, load_banks
 from .discord import Discord
 from .discord.settings import shard_range
 from .errors import SetupError
+from .insights_cli import TABLES as INSIGHT_TABLES
+from .insights_cli import insights
 from .ops import ops_app, serve
 from .settings import PLATFORMS, SECTIONS, Settings, load
 from .web.server import dashboard_app
@@ -476,6 +479,34 @@ def _cmd_review(args: argparse.Namespace) -> int:
         return 130
 
 
+def _workspace(text: str) -> ScopeRef:
+    platform, _, workspace = text.partition(":")
+    if platform not in ("slack", "discord", "terminal") or not workspace:
+        raise argparse.ArgumentTypeError(f"must be PLATFORM:ID, e.g. slack:T0123, not '{text}'")
+    return ScopeRef(platform, workspace)
+
+
+def _cmd_insights(args: argparse.Namespace) -> int:
+    core = _settings(args).core
+
+    async def work(engine: Engine) -> int:
+        print(
+            await insights(
+                engine,
+                args.workspace or [],
+                period=args.period,
+                topic=args.topic,
+                form=args.format,
+                table=args.table,
+                locale=_terminal_locale(args.lang, core),
+            ),
+            end="" if args.format == "csv" else "\n",
+        )
+        return 0
+
+    return asyncio.run(_engine_work(core, work))
+
+
 def _cmd_stats(args: argparse.Namespace) -> int:
     player = console.terminal_player(args.player or getpass.getuser() or "player")
     core = _settings(args).core
@@ -554,6 +585,24 @@ def parser() -> argparse.ArgumentParser:
         command.add_argument("--player", help="whose cards (default: login name)")
         db_option(command)
         command.set_defaults(func=func)
+
+    report = sub.add_parser("insights", help="what each team knows: per topic and question")
+    report.add_argument(
+        "--workspace",
+        type=_workspace,
+        action="append",
+        metavar="PLATFORM:ID",
+        help="one workspace, e.g. slack:T0123 (repeatable; default: every one with answers)",
+    )
+    report.add_argument("--period", choices=("week", "month", "all"), default="all")
+    report.add_argument("--topic", help="one topic's bank id")
+    report.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    report.add_argument(
+        "--table", choices=INSIGHT_TABLES, default="topics", help="which table --format csv prints"
+    )
+    report.add_argument("--lang", choices=i18n.LOCALES, help="language (default: from $LANG)")
+    db_option(report)
+    report.set_defaults(func=_cmd_insights)
 
     run = sub.add_parser("run", help="run the bot (terminal play when no platform is set up)")
     run.add_argument(

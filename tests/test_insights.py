@@ -3,9 +3,17 @@ thresholds."""
 
 from __future__ import annotations
 
+import asyncio
+import json
+from pathlib import Path
+
 import pytest
 
 from bot.insights.report import LoggedAnswer, Streak, build, flags_of
+from bot.persistence import Store
+from bot.persistence.dialect import Connection
+
+from .support.environment import FIXTURES, run_quizbot
 
 DAY = 86400.0
 T0 = 1_790_000_000.0  # 2026-09-21 14:13 UTC
@@ -100,3 +108,66 @@ def test_flags_at_their_thresholds(
     tries: int, right: int, picks: tuple[int, ...], flags: tuple[str, ...]
 ) -> None:
     assert flags_of(tries, right, picks) == flags
+
+
+def test_the_command_line_prints_the_fixtures_numbers(tmp_path: Path) -> None:
+    db = tmp_path / "q.db"
+    asyncio.run(_store_fixture(db))
+    env = {"QUIZBOT_BANKS": str(FIXTURES), "LANG": "C"}
+    topics = run_quizbot("insights", "--db", str(db), "--format", "csv", env=env)
+    assert topics.returncode == 0, topics.stderr
+    assert topics.stdout.splitlines() == [
+        "platform,workspace,topic,title,players,answers,first_tries,first_try_right,"
+        "first_try_accuracy,due_reviews,retention",
+        "slack,T1,tiny,Tiny test bank,3,8,5,2,40,1,100",
+    ]
+    questions = run_quizbot(
+        "insights", "--db", str(db), "--format", "csv", "--table", "questions", env=env
+    )
+    assert questions.stdout.splitlines()[1:] == [
+        "slack,T1,tiny,tiny-one,5,3,1,33,2,3|0|2,",
+        "slack,T1,tiny,tiny-two,3,2,1,50,0,1|2,",
+    ]
+    days = run_quizbot("insights", "--db", str(db), "--format", "csv", "--table", "days", env=env)
+    assert days.stdout.splitlines()[1:] == [
+        "slack,T1,2026-09-21,2,3",
+        "slack,T1,2026-09-22,2,2",
+        "slack,T1,2026-09-23,3,3",
+    ]
+    as_json = run_quizbot("insights", "--db", str(db), "--format", "json", env=env)
+    (document,) = json.loads(as_json.stdout)
+    assert document["workspace"] == "T1" and document["topics"][0]["first_right"] == 2
+    text = run_quizbot("insights", "--db", str(db), "--workspace", "slack:T1", env=env)
+    assert "Insights · all time" in text.stdout
+    assert "Tiny test bank: players 3 · answers 8 · right at first try 40% · retention 100%" in (
+        text.stdout
+    )
+    bad = run_quizbot("insights", "--db", str(db), "--workspace", "T1", env=env)
+    assert bad.returncode == 2 and "must be PLATFORM:ID" in bad.stderr
+
+
+async def _store_fixture(path: Path) -> None:
+    store = await Store.open(path)
+
+    def work(db: Connection) -> None:
+        db.executemany(
+            "INSERT INTO review_log (platform, workspace_id, player_id, bank_id, question_id,"
+            " source, choice, rating, reviewed_at, duration_ms, was_due)"
+            " VALUES ('slack', 'T1', ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+            [
+                (
+                    r.player_id,
+                    r.bank_id,
+                    r.question_id,
+                    r.source,
+                    r.choice,
+                    3 if r.correct else 1,
+                    r.at,
+                    int(r.was_due),
+                )
+                for r in FIXTURE
+            ],
+        )
+
+    await store.database.write(work)
+    await store.close()

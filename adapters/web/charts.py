@@ -38,11 +38,11 @@ def bar_chart(chart_id: str, title: str, description: str, bars: list[Bar]) -> s
         length = round(BAR_WIDTH * bar.value / top, 1)
         colour = HIGHLIGHT if bar.highlight else BAR_COLOUR
         rows.append(
-            f'<g class="bar"><text class="label" x="{LABEL_WIDTH - 8}" y="{y + 18}"'
+            f'<g class="bar"><text class="label" x="{LABEL_WIDTH - 8}" y="{y + 20}"'
             f' text-anchor="end">{escape(_clip(bar.label))}</text>'
             f'<rect x="{LABEL_WIDTH}" y="{y + 4}" width="{length}" height="{ROW - 8}"'
             f' fill="{colour}"><title>{escape(bar.label)}: {escape(bar.shown)}</title></rect>'
-            f'<text class="value" x="{LABEL_WIDTH + length + 6}" y="{y + 18}">'
+            f'<text class="value" x="{LABEL_WIDTH + length + 6}" y="{y + 20}">'
             f"{escape(bar.shown)}</text></g>"
         )
     return (
