@@ -10,9 +10,9 @@ from html import escape
 from urllib.parse import urlencode
 
 from bot.ui.i18n import LOCALE_NAMES
-from bot.ui.messages import Messages
+from bot.ui.messages import CORE, Messages
 
-TEXT = Messages("adapters.web", "web", fallback=Messages("bot.ui", "quizbot"))
+TEXT = Messages("adapters.web", "web", fallback=CORE)  # the core's period names etc.
 
 STYLE = """
 body{font-family:system-ui,"Noto Sans","Noto Sans Devanagari","Noto Sans Bengali",sans-serif;
