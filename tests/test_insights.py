@@ -9,11 +9,29 @@ from pathlib import Path
 
 import pytest
 
+from adapters.phrases import render
+from bot.content.banks import Catalog
+from bot.insights.links import Signer
 from bot.insights.report import LoggedAnswer, Streak, build, flags_of
 from bot.persistence import Store
 from bot.persistence.dialect import Connection
+from bot.play.channel import Caller
+from bot.play.dispatch import expected_delivery
+from bot.play.engine import Engine
+from bot.play.requests import Click, Context, Delivery, ShowDashboard, ShowInsights
+from bot.ui.views import DailyRevealView, Notice
 
+from .support.channel import (
+    ADMIN,
+    CHANNEL,
+    PLAYERS,
+    FakeClock,
+    RecordingPublisher,
+    moment,
+    run_until,
+)
 from .support.environment import FIXTURES, run_quizbot
+from .test_review import answer_quiz
 
 DAY = 86400.0
 T0 = 1_790_000_000.0  # 2026-09-21 14:13 UTC
@@ -170,4 +188,47 @@ async def _store_fixture(path: Path) -> None:
         )
 
     await store.database.write(work)
+    await store.close()
+
+
+async def test_insights_and_the_dashboard_link_in_chat(tmp_path: Path, catalog: Catalog) -> None:
+    clock = FakeClock(moment("2027-01-04T06:00"))
+    signer = Signer("a-test-secret-of-32-characters!!", "https://quiz.example.com")
+    store = await Store.open(tmp_path / "q.db")
+    engine = Engine(catalog, store, clock, dashboard=signer)
+    publisher = RecordingPublisher(clock)
+    engine.publishers.register("slack", publisher)
+    await answer_quiz(engine, PLAYERS[0], "tiny", [True, False])
+    await answer_quiz(engine, PLAYERS[1], "tiny", [False, False])
+    admin, member = Context(ADMIN, CHANNEL, None, True), Context(PLAYERS[0], CHANNEL, None)
+    refused = await engine.handle(ShowInsights("tiny", "week"), member)
+    assert refused.view == Notice("en", "admin_only", "Only an admin can do that.")
+    reply = await engine.handle(ShowInsights("tiny", "week"), admin)
+    assert reply.delivery is Delivery.PRIVATE
+    text = render(reply.view)
+    assert "Insights · last 7 days · Tiny test bank" in text
+    assert "Tiny test bank: players 2 · answers 4 · right at first try 25% · retention —" in text
+    assert "• “Two times three?”: 0% right at first try (of 2) · most picked wrong: “Five”" in text
+    assert "No flagged questions." in text
+    unknown = await engine.handle(ShowInsights("nope"), admin)
+    assert isinstance(unknown.view, Notice) and unknown.view.usage == "insights"
+    link = await engine.handle(ShowDashboard(), admin)
+    assert isinstance(link.view, Notice) and link.view.kind == "dashboard_link"
+    assert "https://quiz.example.com/dashboard/" in link.view.text and "24 hours" in link.view.text
+    # The daily reveal carries the admins' button; clicking it gives the link privately.
+    await engine.daily.on(Caller(ADMIN, CHANNEL, "en", True), "tiny", "07:00", "UTC", 1)
+    await run_until(engine, clock, moment("2027-01-04T08:05"))
+    reveal = publisher.of(DailyRevealView)[0].view
+    assert isinstance(reveal, DailyRevealView) and reveal.dashboard == "qz:l:dashboard"
+    assert expected_delivery(Click("qz:l:dashboard")) is Delivery.PRIVATE
+    clicked = await engine.handle(Click("qz:l:dashboard"), admin)
+    assert clicked.delivery is Delivery.PRIVATE and clicked.view.kind == "dashboard_link"  # type: ignore[union-attr]
+    by_member = await engine.handle(Click("qz:l:dashboard"), member)
+    assert by_member.view.kind == "admin_only"  # type: ignore[union-attr]
+    # Opened to everyone by the settings; and no dashboard without a secret.
+    open_engine = Engine(catalog, store, clock, insights_for_everyone=True)
+    opened = await open_engine.handle(ShowInsights(), member)
+    assert "Insights · all time" in render(opened.view)
+    off = await open_engine.handle(ShowDashboard(), admin)
+    assert off.view.kind == "dashboard_off"  # type: ignore[union-attr]
     await store.close()

@@ -98,8 +98,11 @@ class Engine:
             self.tasks,
             reveal_hours=reveal_hours,
             count_refresh=count_refresh,
+            dashboard=dashboard is not None,
         )
-        self.races = Races(self.library, store.races, self.clock, self.publishers)
+        self.races = Races(
+            self.library, store.races, self.clock, self.publishers, dashboard=dashboard is not None
+        )
         self.competitions = Competitions(
             self.library,
             store.competitions,
@@ -267,8 +270,8 @@ class Engine:
         self, player: PlayerRef, action_id: str, platform_locale: str | None
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
         action = codec.decode(action_id)
-        if isinstance(action, codec.ProposalAction):  # an admin's: the dispatch decides it
-            action = None
+        if isinstance(action, codec.ProposalAction | codec.DashboardAction):
+            action = None  # an admin's: the dispatch answers it
         if isinstance(action, codec.DailyAction | codec.RaceAction):
             locale = await self.locale_for(player, platform_locale)
             if isinstance(action, codec.DailyAction):

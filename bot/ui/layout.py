@@ -419,7 +419,12 @@ def _daily_reveal(view: DailyRevealView, phrases: Phrasebook) -> Document:
         *_links(loc, view.references),
         Note(((t(loc, "answered_total", count=view.answered),),)),
         Text((winners,)),
+        buttons=_dashboard_button(loc, view.dashboard),
     )
+
+
+def _dashboard_button(locale: str, action: str | None) -> tuple[Button, ...]:
+    return (Button(t(locale, "dashboard_button"), action),) if action else ()
 
 
 @layout.register
@@ -494,6 +499,7 @@ def _race_podium(view: RacePodiumView, phrases: Phrasebook) -> Document:
         Tone.RESULT,
         Heading(t(loc, key, topic=view.topic_title)),
         _ranking(loc, view.standings, t(loc, "no_winners"), medals=True),
+        buttons=_dashboard_button(loc, view.dashboard),
     )
 
 

@@ -170,6 +170,7 @@ class DailyRevealView:
     references: tuple[str, ...]
     winners: tuple[str, ...]  # display names of those who got it right
     answered: int
+    dashboard: str | None = None  # the button an admin asks for the dashboard link with
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ class RacePodiumView:
     topic_title: str
     standings: tuple[LeaderRow, ...]
     stopped: bool  # ended early by /quiz race stop
+    dashboard: str | None = None  # as on a daily reveal
 
 
 @dataclass(frozen=True)
