@@ -20,6 +20,9 @@ from bot.play.requests import (
     ListBanks,
     RaceStart,
     RaceStop,
+    RemindOff,
+    RemindOn,
+    RemindStatus,
     RemoveBank,
     Request,
     SetLanguage,
@@ -28,12 +31,14 @@ from bot.play.requests import (
     ShowStats,
     ShowTopics,
     StartQuiz,
+    StartReview,
     Usage,
 )
 
 COMMAND = "/quiz"
 MAX_TOPIC = 100  # characters of a topic read from /quiz text
 HELP, TOPICS, LEADERBOARD, STATS, LANG = "help", "topics", "leaderboard", "stats", "lang"
+REVIEW, REMIND = "review", "remind"
 DAILY, RACE, COMPETITION = "daily", "race", "competition"
 BANK, PROPOSE, PROPOSALS = "bank", "propose", "proposals"
 _WORDS = {
@@ -44,6 +49,8 @@ _WORDS = {
     "leaderboard": LEADERBOARD,
     "top": LEADERBOARD,
     "stats": STATS,
+    "review": REVIEW,
+    "remind": REMIND,
     "lang": LANG,
     "language": LANG,
     "daily": DAILY,
@@ -221,8 +228,9 @@ def understood(body: object) -> bool:
 
 def request(text: str) -> Request | OpenForm:
     """Parse ``/quiz`` text: ``help``, ``topics``, ``leaderboard [week|month|all|competition]
-    [topic]``, ``stats``, ``lang <code>``, the ``daily``, ``race``, ``competition`` and
-    ``bank`` commands, ``propose`` and ``proposals``, or else a topic to start a quiz on."""
+    [topic]``, ``stats``, ``review``, ``lang <code>``, the ``remind``, ``daily``, ``race``,
+    ``competition`` and ``bank`` commands, ``propose`` and ``proposals``, or else a topic to
+    start a quiz on."""
     # Slack sends &, < and > in command text as HTML entities.
     cleaned = text.replace("&lt;", "<").replace("&gt;", ">").replace("&amp;", "&").strip()
     words = cleaned.split()
@@ -242,6 +250,10 @@ def request(text: str) -> Request | OpenForm:
             return SetLanguage(" ".join(rest))
         case "stats":
             return ShowStats()
+        case "review":
+            return StartReview()
+        case "remind":
+            return _remind(rest)
         case "daily":
             return _daily(rest)
         case "race":
@@ -257,6 +269,7 @@ def request(text: str) -> Request | OpenForm:
     return ShowTopics()
 
 
+MISSED = "missed"  # the daily question prefers what the team missed most
 _HOURS = re.compile(r"^\d{1,3}(?:[.,]\d+)?$")
 _COUNT = re.compile(r"^\d{1,4}$")
 # Slack clients may turn straight quotes into curly ones; „…“ is the German pair.
@@ -271,6 +284,17 @@ def _one_word(rest: list[str], kinds: Mapping[str, Request]) -> Request | None:
     return kinds.get(rest[0].casefold()) if len(rest) == 1 else None
 
 
+def _remind(rest: list[str]) -> Request:
+    if not rest:
+        return RemindStatus()
+    simple = _one_word(rest, {"off": RemindOff(), "status": RemindStatus()})
+    if simple:
+        return simple
+    if len(rest) == 3 and rest[0].casefold() == "on":
+        return RemindOn(rest[1], rest[2])  # the core names a bad time or timezone
+    return Usage(REMIND)
+
+
 def _daily(rest: list[str]) -> Request:
     simple = _one_word(rest, {"off": DailyOff(), "status": DailyStatus()})
     if simple:
@@ -278,15 +302,24 @@ def _daily(rest: list[str]) -> Request:
     args = rest[1:]
     if not rest or rest[0].casefold() != "on":
         return Usage(DAILY)
-    hours = None
-    if args and _HOURS.match(args[-1]):
-        hours = float(args.pop().replace(",", "."))
-        if hours <= 0:
-            return Usage(DAILY)
+    # After the timezone: [reveal-hours] [missed], in either order.
+    hours: float | None = None
+    prefer_missed = False
+    for _ in range(2):
+        last = args[-1].casefold() if args else ""
+        if last == MISSED and not prefer_missed:
+            prefer_missed = True
+        elif _HOURS.match(last) and hours is None:
+            hours = float(last.replace(",", "."))
+            if hours <= 0:
+                return Usage(DAILY)
+        else:
+            break
+        args.pop()
     if len(args) < 3:
         return Usage(DAILY)
     *topics, at, zone = args
-    return DailyOn(" ".join(topics), at, zone, hours)
+    return DailyOn(" ".join(topics), at, zone, hours, prefer_missed)
 
 
 def _race(rest: list[str]) -> Request:

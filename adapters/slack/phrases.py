@@ -8,5 +8,7 @@ from bot.ui.phrases import CataloguePhrases
 TEXT = Messages("adapters.slack", "slack")
 # One command for everything on Slack: the topic list shows every subcommand's usage.
 PHRASES = CataloguePhrases(
-    TEXT, "/quiz ", ("usage", "daily_usage", "race_usage", "competition_usage", "bank_usage")
+    TEXT,
+    "/quiz ",
+    ("usage", "remind_usage", "daily_usage", "race_usage", "competition_usage", "bank_usage"),
 )

@@ -15,6 +15,9 @@ from bot.play.requests import (
     ListBanks,
     RaceStart,
     RaceStop,
+    RemindOff,
+    RemindOn,
+    RemindStatus,
     RemoveBank,
     Request,
     SetLanguage,
@@ -23,6 +26,7 @@ from bot.play.requests import (
     ShowStats,
     ShowTopics,
     StartQuiz,
+    StartReview,
     Usage,
 )
 
@@ -67,6 +71,19 @@ DAILY_USAGE, RACE_USAGE, COMPETITION_USAGE = Usage("daily"), Usage("race"), Usag
         ),
         # The core names a bad time or timezone; the parser only finds their places.
         ("daily on offloading 9h30 Mars/Olympus", DailyOn("offloading", "9h30", "Mars/Olympus")),
+        (
+            "daily on offloading 09:30 UTC missed",
+            DailyOn("offloading", "09:30", "UTC", prefer_missed=True),
+        ),
+        (
+            "daily on offloading,amp 09:30 UTC 2 MISSED",
+            DailyOn("offloading,amp", "09:30", "UTC", 2.0, prefer_missed=True),
+        ),
+        (
+            "daily on offloading 09:30 UTC missed 2",  # the two options in either order
+            DailyOn("offloading", "09:30", "UTC", 2.0, prefer_missed=True),
+        ),
+        ("daily on offloading 09:30 missed", DAILY_USAGE),  # no timezone
         ("daily off", DailyOff()),
         ("daily status", DailyStatus()),
         ("daily", DAILY_USAGE),
@@ -103,6 +120,32 @@ DAILY_USAGE, RACE_USAGE, COMPETITION_USAGE = Usage("daily"), Usage("race"), Usag
     ],
 )
 def test_channel_commands(text: str, expected: Request) -> None:
+    assert parse.request(text) == expected
+
+
+REMIND_USAGE = Usage("remind")
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("review", StartReview()),
+        ("Review", StartReview()),
+        ("remind on 09:00 Europe/Berlin", RemindOn("09:00", "Europe/Berlin")),
+        ("REMIND ON 9.00 Asia/Kolkata", RemindOn("9.00", "Asia/Kolkata")),
+        # The core names a bad time or timezone; the parser only finds their places.
+        ("remind on 25:00 Mars/Olympus", RemindOn("25:00", "Mars/Olympus")),
+        ("remind off", RemindOff()),
+        ("remind", RemindStatus()),
+        ("remind status", RemindStatus()),
+        ("remind on", REMIND_USAGE),
+        ("remind on 09:00", REMIND_USAGE),
+        ("remind on 09:00 Europe/Berlin daily", REMIND_USAGE),
+        ("remind off now", REMIND_USAGE),
+        ("remind sometimes", REMIND_USAGE),
+    ],
+)
+def test_review_commands(text: str, expected: Request) -> None:
     assert parse.request(text) == expected
 
 

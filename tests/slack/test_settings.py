@@ -98,7 +98,15 @@ def test_the_manifest_creates_the_app_in_one_paste() -> None:
     manifest = yaml.safe_load((REPO / "deploy/slack/manifest.yaml").read_text(encoding="utf-8"))
     (command,) = manifest["features"]["slash_commands"]
     assert command["command"] == "/quiz" and "leaderboard" in command["usage_hint"]
-    for word in ("daily on", "race", "competition start", "leaderboard [week|month|all|comp"):
+    for word in (
+        "daily on",
+        "[reveal-hours] [missed]",
+        "race",
+        "competition start",
+        "leaderboard [week|month|all|comp",
+        "review",
+        "remind on <HH:MM> <timezone>",
+    ):
         assert word in command["usage_hint"]
     # Slack's manifest schema: usage_hint ≤ 1000, description ≤ 2000, long_description 175-4000.
     assert len(command["usage_hint"]) <= 1000 and len(command["description"]) <= 2000
@@ -109,6 +117,9 @@ def test_the_manifest_creates_the_app_in_one_paste() -> None:
         "users:read",
         "files:read",
     ]
+    # Reminders and proposal decisions come in the app's DM: its Messages tab, read-only.
+    home = manifest["features"]["app_home"]
+    assert home == {"messages_tab_enabled": True, "messages_tab_read_only_enabled": True}
     assert manifest["settings"]["socket_mode_enabled"] is True
     assert manifest["settings"]["interactivity"]["is_enabled"] is True
     assert len(manifest["display_information"]["description"]) <= 140
