@@ -182,8 +182,12 @@ def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
         points = (t(loc, "practice"),)
     else:
         points = (t(loc, "points", points=view.points),) if view.correct else ()
-    progress = t(
-        loc, "progress", done=view.answered, total=view.question.total, points=view.run_points
+    progress = (
+        t(loc, "review_progress", done=view.answered, total=view.question.total)
+        if view.question.review  # a review never scores: no running total
+        else t(
+            loc, "progress", done=view.answered, total=view.question.total, points=view.run_points
+        )
     )
     verdict, details = _verdict(loc, view.correct, view.chosen, view.answer, *points)
     card = Card(
