@@ -999,14 +999,26 @@ class FakeDiscord:
         )
 
     async def autocomplete(
-        self, name: str, option: str, typed: str, *, user: FakeUser = ALICE, locale: str = "en-US"
+        self,
+        name: str,
+        option: str,
+        typed: str,
+        *,
+        subcommand: str | None = None,
+        user: FakeUser = ALICE,
+        locale: str = "en-US",
     ) -> list[dict[str, Any]]:
+        options: list[dict[str, Any]] = [
+            {"name": option, "type": 3, "value": typed, "focused": True}
+        ]
+        if subcommand is not None:
+            options = [{"name": subcommand, "type": 1, "options": options}]
         data = {
             "id": self.command_id(name),
             "name": name,
             "type": 1,
             "guild_id": GUILD_ID,
-            "options": [{"name": option, "type": 3, "value": typed, "focused": True}],
+            "options": options,
         }
         outcome = await self.interact(self.interaction(4, data, user=user, locale=locale))
         assert outcome.choices is not None
