@@ -1045,7 +1045,8 @@ class FakeDiscord:
     # --- control API, for driving a bot by hand ----------------------------------------------
 
     async def _test_interact(self, request: web.Request) -> web.Response:
-        """POST {"kind": "slash", "name": "quiz", "options": {...}} or {"kind": "click",
+        """POST {"kind": "slash", "name": "quiz", "options": {...}} (with "subcommand":
+        "on" for /quiz-remind on) or {"kind": "click",
         "message_id": "...", "custom_id": "..."} or {"kind": "autocomplete", "name": ...,
         "option": ..., "value": ...}; optional "user" (id), "user_name", "locale",
         "permissions" (an integer) and "roles" (role ids). Answers the outcome."""
@@ -1060,7 +1061,11 @@ class FakeDiscord:
         try:
             if spec["kind"] == "slash":
                 outcome = await self.slash(
-                    spec["name"], user=user, locale=locale, **spec.get("options", {})
+                    spec["name"],
+                    spec.get("subcommand"),
+                    user=user,
+                    locale=locale,
+                    **spec.get("options", {}),
                 )
             elif spec["kind"] == "click":
                 outcome = await self.click(
