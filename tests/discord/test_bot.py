@@ -345,8 +345,8 @@ async def test_commands_sync_only_when_they_change(
         ("time", 3, True, False),
         ("timezone", 3, True, True),
     ]
-    daily = {o["name"]: o for o in named["quiz-daily"]["options"]}
-    assert (daily["prefer_missed"]["type"], daily["prefer_missed"]["required"]) == (5, False)
+    for name, key in (("quiz-review", "cmd_review"), ("quiz-remind", "cmd_remind")):
+        assert named[name]["description_localizations"] == {"hi": TEXT.t("hi", key)}
     # A server's own banks: a group of three subcommands; none of it in DMs.
     bank = commands[11]
     assert [(o["name"], o["type"]) for o in bank["options"]] == [
