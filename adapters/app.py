@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog
+from bot.insights.links import Signer
 from bot.operations import metrics
 from bot.operations.settings import CoreSettings
 from bot.operations.tasks import Supervisor
@@ -31,6 +32,19 @@ def load_banks(core: CoreSettings, report: bool = True) -> Catalog:
     return found
 
 
+def dashboard_port(core: CoreSettings) -> int | None:
+    """Where the dashboard is served: its own port, else the metrics port."""
+    return core.web_port or core.metrics_port
+
+
+def dashboard_signer(core: CoreSettings) -> Signer | None:
+    """The dashboard's link signer, when it is set up (a secret and a port to serve on)."""
+    port = dashboard_port(core)
+    if core.dashboard_secret is None or port is None:
+        return None
+    return Signer(core.dashboard_secret, core.public_url or f"http://localhost:{port}")
+
+
 @asynccontextmanager
 async def compose(
     core: CoreSettings, *, report: bool = True, catalog: Catalog | None = None
@@ -49,6 +63,8 @@ async def compose(
             quiz_length=core.quiz_length,
             reveal_hours=core.reveal_hours,
             tasks=tasks,
+            insights_for_everyone=core.insights_for_everyone,
+            dashboard=dashboard_signer(core),
         )
     finally:
         await tasks.close()  # before the store: a task may still be writing

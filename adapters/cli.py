@@ -33,6 +33,7 @@ from bot.operations.settings import database as database_location
 from bot.persistence import StoreError, integrity_problems
 from bot.persistence.transfer import TABLES, copy_database
 from bot.play.engine import PERIODS, Engine, topic_list
+from bot.play.refs import ScopeRef
 from bot.ui import i18n
 from bot.ui.views import TopicList
 
@@ -41,8 +42,11 @@ from .app import compose, load_banks
 from .discord import Discord
 from .discord.settings import shard_range
 from .errors import SetupError
-from .ops import serve_ops
+from .insights_cli import TABLES as INSIGHT_TABLES
+from .insights_cli import insights
+from .ops import ops_app, serve
 from .settings import PLATFORMS, SECTIONS, Settings, load
+from .web.server import dashboard_app
 
 log = logging.getLogger("quizbot")
 WORKER = "QUIZBOT_WORKER"  # set in each worker process: its number, from 1
@@ -224,10 +228,16 @@ def _cmd_run(args: argparse.Namespace) -> int:
         loop.add_signal_handler(signal.SIGHUP, _reload_banks, engine, core)
         services = [engine.scheduler.serve(leadership=leadership_for(core.db))]
         services += [settings.platform(name).serve(engine) for name in names]
+        # Each worker its own ports: a scrape must see one process's counters, not a mix.
+        number = int(os.environ.get(WORKER, "1"))
+        signer = engine.insights.signer
         if core.metrics_port:
-            # Each worker its own: a scrape must see one process's counters, not a mix.
-            number = int(os.environ.get(WORKER, "1"))
-            services.append(serve_ops(engine, core.metrics_port + number - 1))
+            on_metrics = signer if core.web_port is None else None
+            app = ops_app(engine, on_metrics)
+            services.append(serve(app, core.metrics_port + number - 1, "health and metrics"))
+        if core.web_port and signer:
+            app = dashboard_app(engine, signer)
+            services.append(serve(app, core.web_port + number - 1, "the dashboard"))
         try:
             # A task group: when one service fails, the others stop before the store
             # closes, instead of running on against a closed database.
@@ -454,6 +464,61 @@ def _cmd_banks_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    player = console.terminal_player(args.player or getpass.getuser() or "player")
+    core = _settings(args).core
+    locale = _terminal_locale(args.lang, core)
+
+    async def work(engine: Engine) -> int:
+        return await console.review(engine, player, locale)
+
+    try:
+        return asyncio.run(_engine_work(core, work))
+    except KeyboardInterrupt:  # Ctrl-C: every answer given is already on disk
+        console.Terminal(locale).stopped()
+        return 130
+
+
+def _workspace(text: str) -> ScopeRef:
+    platform, _, workspace = text.partition(":")
+    if platform not in ("slack", "discord", "terminal") or not workspace:
+        raise argparse.ArgumentTypeError(f"must be PLATFORM:ID, e.g. slack:T0123, not '{text}'")
+    return ScopeRef(platform, workspace)
+
+
+def _cmd_insights(args: argparse.Namespace) -> int:
+    core = _settings(args).core
+
+    async def work(engine: Engine) -> int:
+        print(
+            await insights(
+                engine,
+                args.workspace or [],
+                period=args.period,
+                topic=args.topic,
+                form=args.format,
+                table=args.table,
+                locale=_terminal_locale(args.lang, core),
+            ),
+            end="" if args.format == "csv" else "\n",
+        )
+        return 0
+
+    return asyncio.run(_engine_work(core, work))
+
+
+def _cmd_stats(args: argparse.Namespace) -> int:
+    player = console.terminal_player(args.player or getpass.getuser() or "player")
+    core = _settings(args).core
+
+    async def work(engine: Engine) -> int:
+        stats = await engine.stats(player, console.SCOPE, _terminal_locale(args.lang, core))
+        print(render(stats))
+        return 0
+
+    return asyncio.run(_engine_work(core, work))
+
+
 def _cmd_leaderboard(args: argparse.Namespace) -> int:
     player = console.terminal_player(getpass.getuser() or "player")
     core = _settings(args).core
@@ -512,6 +577,32 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--new", action="store_true", help="start over instead of continuing")
     db_option(play)
     play.set_defaults(func=_cmd_play)
+
+    review = sub.add_parser("review", help="review the questions due for you in the terminal")
+    stats = sub.add_parser("stats", help="your answers and review cards per topic")
+    for command, func in ((review, _cmd_review), (stats, _cmd_stats)):
+        command.add_argument("--lang", choices=i18n.LOCALES, help="language (default: from $LANG)")
+        command.add_argument("--player", help="whose cards (default: login name)")
+        db_option(command)
+        command.set_defaults(func=func)
+
+    report = sub.add_parser("insights", help="what each team knows: per topic and question")
+    report.add_argument(
+        "--workspace",
+        type=_workspace,
+        action="append",
+        metavar="PLATFORM:ID",
+        help="one workspace, e.g. slack:T0123 (repeatable; default: every one with answers)",
+    )
+    report.add_argument("--period", choices=("week", "month", "all"), default="all")
+    report.add_argument("--topic", help="one topic's bank id")
+    report.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    report.add_argument(
+        "--table", choices=INSIGHT_TABLES, default="topics", help="which table --format csv prints"
+    )
+    report.add_argument("--lang", choices=i18n.LOCALES, help="language (default: from $LANG)")
+    db_option(report)
+    report.set_defaults(func=_cmd_insights)
 
     run = sub.add_parser("run", help="run the bot (terminal play when no platform is set up)")
     run.add_argument(

@@ -127,7 +127,6 @@ async def play(
 ) -> int:
     """Play one quiz; returns the process exit code (2 for an unknown topic). End of
     input stops like ``q``: the progress is saved and the same command continues."""
-    interactive = stdin.isatty()
     out = Terminal(locale, stdout)
     reader = LineReader(stdin)
     started = await engine.start_quiz(player, SCOPE, topic, locale, questions, resume=not new)
@@ -136,11 +135,47 @@ async def play(
         return 2
     if started.resumed:
         out.say(TEXT.t(locale, "resuming", number=started.number, total=started.total))
-    view: object = started
-    while isinstance(view, QuestionView):
+    if not await _answer(engine, started, player, out, reader, stdin.isatty()):
+        return 0
+    board = await engine.leaderboard(player, SCOPE, locale, topic=topic)
+    out.say()
+    out.say(render(board))
+    return 0
+
+
+async def review(
+    engine: Engine,
+    player: PlayerRef,
+    locale: str,
+    *,
+    stdin: TextIO = sys.stdin,
+    stdout: TextIO = sys.stdout,
+) -> int:
+    """Review the player's due cards (or, with none due, what they missed lately)."""
+    out = Terminal(locale, stdout)
+    started = await engine.review(player, SCOPE, locale)
+    if isinstance(started, QuestionView):
+        await _answer(engine, started, player, out, LineReader(stdin), stdin.isatty())
+    else:
+        out.say(render(started))
+    return 0
+
+
+async def _answer(
+    engine: Engine,
+    view: QuestionView,
+    player: PlayerRef,
+    out: Terminal,
+    reader: LineReader,
+    interactive: bool,
+) -> bool:
+    """Ask the run's questions from ``view`` on; False when the player stopped early."""
+    shown: object = view
+    locale = out.locale
+    while isinstance(shown, QuestionView):
         out.say()
-        out.say(render(view))
-        letters = {c.letter: c for c in view.choices}
+        out.say(render(shown))
+        letters = {c.letter: c for c in shown.choices}
         choice = None
         while choice is None:
             if interactive:
@@ -148,7 +183,7 @@ async def play(
             line = await reader.line()
             if line is None or line.strip().lower() in STOP_WORDS:
                 out.stopped()
-                return 0
+                return False
             choice = letters.get(line.strip().upper())
             if choice is None:
                 out.say(TEXT.t(locale, "pick", letters=", ".join(letters)))
@@ -156,10 +191,7 @@ async def play(
         out.say()
         out.say(render(result))
         if isinstance(result, Feedback) and result.next_action:
-            view = await engine.click(player, result.next_action)
+            shown = await engine.click(player, result.next_action)
         else:
-            view = None
-    board = await engine.leaderboard(player, SCOPE, locale, topic=topic)
-    out.say()
-    out.say(render(board))
-    return 0
+            shown = None
+    return True

@@ -8,13 +8,18 @@ import logging
 
 from aiohttp import web
 
+from adapters.web.server import dashboard_app
+from bot.insights.links import Signer
 from bot.operations.metrics import exposition
 from bot.play.engine import Engine
 
 log = logging.getLogger(__name__)
 
 
-def ops_app(engine: Engine) -> web.Application:
+def ops_app(engine: Engine, dashboard: Signer | None = None) -> web.Application:
+    """/healthz and /metrics; with ``dashboard``, the dashboard's pages too (when it has
+    no port of its own)."""
+
     async def healthz(_: web.Request) -> web.Response:
         states = await engine.health.check()
         healthy = all(state == "ok" for state in states.values())
@@ -30,16 +35,16 @@ def ops_app(engine: Engine) -> web.Application:
     app = web.Application()
     app.router.add_get("/healthz", healthz)
     app.router.add_get("/metrics", metrics)
-    return app
+    return dashboard_app(engine, dashboard, app) if dashboard else app
 
 
-async def serve_ops(engine: Engine, port: int, host: str = "0.0.0.0") -> None:
-    """Serve until cancelled."""
-    runner = web.AppRunner(ops_app(engine), access_log=None)
+async def serve(app: web.Application, port: int, what: str, host: str = "0.0.0.0") -> None:
+    """Serve ``app`` until cancelled."""
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     try:
         await web.TCPSite(runner, host, port).start()
-        log.info("health and metrics on port %d", port)
+        log.info("%s on port %d", what, port)
         await asyncio.Event().wait()  # until cancelled
     finally:
         await runner.cleanup()

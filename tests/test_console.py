@@ -59,3 +59,29 @@ def test_leaderboard_command(tmp_path: Path) -> None:
     board = quizbot("leaderboard", "--bank", "tiny", stdin="", db=db)
     assert board.returncode == 0, board.stderr
     assert "Leaderboard · all time · Tiny test bank" in board.stdout
+
+
+def test_review_and_stats_in_the_terminal(tmp_path: Path) -> None:
+    db = tmp_path / "q.db"
+    nothing = quizbot("review", "--player", "di", stdin="", db=db)
+    assert nothing.returncode == 0, nothing.stderr
+    assert "You have no review cards yet" in nothing.stdout
+    quizbot("play", "tiny", "--player", "di", stdin="A\nA\n", db=db)
+    with sqlite3.connect(db) as conn:  # three days pass: every card is due, right or wrong
+        conn.execute(
+            "UPDATE cards SET due = due - 3 * 86400, last_review = last_review - 3 * 86400"
+        )
+    stats = quizbot("stats", "--player", "di", stdin="", db=db)
+    assert stats.returncode == 0, stats.stderr
+    assert "2 seen · 2 due today · retention —" in stats.stdout
+    assert "You have 2 cards due for review today." in stats.stdout
+    assert "Review what is due with: quizbot review" in stats.stdout
+    review = quizbot("review", "--player", "di", stdin="A\nA\n", db=db)
+    assert review.returncode == 0, review.stderr
+    assert "Review 1/2 · Tiny test bank" in review.stdout
+    assert "Review 2/2 · Tiny test bank" in review.stdout
+    assert review.stdout.count("Review answer: no points. This card comes back in") == 2
+    assert " of 2 right." in review.stdout
+    with sqlite3.connect(db) as conn:
+        sources = conn.execute("SELECT source FROM review_log ORDER BY review_id").fetchall()
+    assert sources == [("quiz",), ("quiz",), ("review",), ("review",)]

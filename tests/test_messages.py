@@ -10,10 +10,11 @@ import pytest
 from adapters.discord.phrases import TEXT as DISCORD
 from adapters.phrases import TEXT as TERMINAL
 from adapters.slack.phrases import TEXT as SLACK
+from adapters.web.pages import TEXT as WEB
 from bot.ui.i18n import LOCALES
 from bot.ui.messages import CORE, Messages, read_catalogue, t
 
-DOMAINS = (CORE, SLACK, DISCORD, TERMINAL)
+DOMAINS = (CORE, SLACK, DISCORD, TERMINAL, WEB)
 
 
 def _fields(text: str) -> set[str]:

@@ -50,6 +50,12 @@ API_RETRIES = Counter(
     ["platform"],
     registry=REGISTRY,
 )
+REMINDERS = Counter(
+    "quizbot_review_reminders",
+    "Review reminders, by outcome (sent, failed).",
+    ["outcome"],
+    registry=REGISTRY,
+)
 DAILY_POSTS = Counter(
     "quizbot_daily_posts",
     "Daily questions, by outcome (made, missed).",

@@ -232,6 +232,27 @@ def _port_number(core: CoreSettings) -> str | None:
     return f"must be a port number, not '{port}'"
 
 
+def _web_port_number(core: CoreSettings) -> str | None:
+    port = core.web_port
+    if port is None or 1 <= port <= 65535:
+        return None
+    return f"must be a port number, not '{port}'"
+
+
+def switch(raw: str) -> bool:
+    value = raw.strip().lower()
+    if value not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+        raise ValueError(f"must be on or off (1, true, yes / 0, false, no), not '{raw}'")
+    return value in ("1", "true", "yes", "on")
+
+
+def _dashboard_secret(core: CoreSettings) -> str | None:
+    secret = core.dashboard_secret
+    if secret is None or len(secret) >= 16:
+        return None
+    return "must be at least 16 characters (it signs the dashboard's links)"
+
+
 @dataclass(frozen=True)
 class CoreSettings:
     db: Path | str = setting(
@@ -279,6 +300,38 @@ class CoreSettings:
         parse=at_least(int, 1),
         check=_port_number,
         default=None,
+    )
+    web_port: int | None = setting(
+        env="QUIZBOT_WEB_PORT",
+        toml="web_port",
+        option="--web-port",
+        help="serve the dashboard on this port (default: beside /metrics on the metrics port)",
+        parse=at_least(int, 1),
+        check=_web_port_number,
+        default=None,
+    )
+    dashboard_secret: str | None = setting(
+        env="QUIZBOT_DASHBOARD_SECRET",
+        toml="dashboard_secret",
+        help="signs the dashboard links /quiz dashboard gives admins (≥ 16 characters;"
+        " no dashboard without it)",
+        check=_dashboard_secret,
+        secret=True,
+        default=None,
+    )
+    public_url: str | None = setting(
+        env="QUIZBOT_PUBLIC_URL",
+        toml="public_url",
+        help="where people reach the dashboard, e.g. https://quiz.example.com"
+        " (default http://localhost:<port>)",
+        default=None,
+    )
+    insights_for_everyone: bool = setting(
+        env="QUIZBOT_INSIGHTS_FOR_EVERYONE",
+        toml="insights_for_everyone",
+        help="let every member see /quiz insights, not only admins (default off)",
+        parse=switch,
+        default=False,
     )
     default_lang: str = setting(
         env="QUIZBOT_DEFAULT_LANG",

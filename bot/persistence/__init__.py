@@ -18,6 +18,7 @@ from bot.persistence.cards import CardRepository, Retention, StoredCard
 from bot.persistence.competitions import CompetitionRepository
 from bot.persistence.dailies import DailyRepository
 from bot.persistence.database import BUSY_TIMEOUT_MS, MAX_BATCH, Database
+from bot.persistence.insights import InsightRepository
 from bot.persistence.races import RaceRepository
 from bot.persistence.reminders import ReminderRepository
 from bot.persistence.rows import (
@@ -46,6 +47,7 @@ class Store:
         self.database = database
         self.cards = CardRepository(database)
         self.reminders = ReminderRepository(database)
+        self.insights = InsightRepository(database)
         self.path = database.path
         self.runs = runs
         self.boards = BoardRepository(database)
@@ -74,6 +76,11 @@ class Store:
             raise
         return cls(database, runs)
 
+    @property
+    def memory(self) -> Memory:
+        """The FSRS scheduler the writer grades cards with (and recall is estimated by)."""
+        return self.database.ledger.memory
+
     async def close(self) -> None:
         await self.database.close()
 
@@ -91,6 +98,7 @@ __all__ = [
     "Credit",
     "DailyRepository",
     "Database",
+    "InsightRepository",
     "Proposal",
     "RaceRepository",
     "Recorded",

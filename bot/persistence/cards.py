@@ -28,6 +28,7 @@ class Review(NamedTuple):
     player_id: str
     bank_id: str
     question_id: str
+    choice: int  # the bank index of the choice picked (for the answer distributions)
     correct: bool
     at: float
     duration_ms: int | None  # how long the player took, when known (not used to schedule)
@@ -84,6 +85,7 @@ def grade_many(db: Connection, memory: Memory, reviews: Sequence[Review]) -> lis
             (
                 *key,
                 review.source,
+                review.choice,
                 GOOD if review.correct else AGAIN,
                 review.at,
                 review.duration_ms,
@@ -114,7 +116,8 @@ def grade_many(db: Connection, memory: Memory, reviews: Sequence[Review]) -> lis
     )
     db.executemany(
         "INSERT INTO review_log (platform, workspace_id, player_id, bank_id, question_id,"
-        " source, rating, reviewed_at, duration_ms, was_due) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        " source, choice, rating, reviewed_at, duration_ms, was_due)"
+        " VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         logged,
     )
     return after

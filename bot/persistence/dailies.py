@@ -204,7 +204,7 @@ class DailyRepository:
             ledger.credit(db, player, post.scope, post.bank_id, points, correct, at)
             # No answer time: nobody knows when the player first saw the post.
             question = (post.bank_id, post.question_id)
-            ledger.review(db, player, post.scope, question, correct, at, None, "daily")
+            ledger.review(db, player, post.scope, question, choice, correct, at, None, "daily")
             return ChannelAnswer(choice, correct, points, streak, False)
 
         return await self._database.write(work)

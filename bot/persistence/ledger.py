@@ -53,6 +53,7 @@ class Ledger:
         player: PlayerRef,
         scope: ScopeRef,
         question: tuple[str, str],
+        choice: int,
         correct: bool,
         at: float,
         duration_ms: int | None,
@@ -61,7 +62,9 @@ class Ledger:
         """One channel answer (daily, race) to ``question`` (bank id, question id) as a
         review of its card."""
         platform, workspace = player.platform, scope.workspace_id
-        review = Review(platform, workspace, player.id, *question, correct, at, duration_ms, source)
+        review = Review(
+            platform, workspace, player.id, *question, choice, correct, at, duration_ms, source
+        )
         grade_many(db, self.memory, [review])
 
     def board(self, db: Connection, key: tuple[str, str, str, str]) -> int:
@@ -247,7 +250,9 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
         shown[run.id] = record.at
         source = "review" if review else "practice" if practice else "quiz"
         duration = _milliseconds(record.at - since) if since is not None else None
-        reviews.append(Review(*tried_key, record.correct, record.at, duration, source))
+        reviews.append(
+            Review(*tried_key, record.choice, record.correct, record.at, duration, source)
+        )
         results[i] = Recorded(points, practice, False, record.choice, record.correct)
     db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?)", answers)
     db.executemany("INSERT INTO attempts VALUES (?,?,?,?,?)", attempts)

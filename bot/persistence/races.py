@@ -108,7 +108,7 @@ class RaceRepository:
             ledger.credit(db, player, race.scope, race.bank_id, points, correct, at)
             question = (race.bank_id, race.question_ids[number])
             took = round(1000 * max(0.0, at - race.opened_at))  # the question opened then
-            ledger.review(db, player, race.scope, question, correct, at, took, "race")
+            ledger.review(db, player, race.scope, question, choice, correct, at, took, "race")
             return ChannelAnswer(choice, correct, points, streak, False)
 
         return await self._database.write(work)

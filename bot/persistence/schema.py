@@ -230,6 +230,7 @@ MIGRATIONS: tuple[str, ...] = (
         bank_id TEXT NOT NULL,
         question_id TEXT NOT NULL,
         source TEXT NOT NULL,
+        choice INTEGER NOT NULL,
         rating INTEGER NOT NULL,
         reviewed_at REAL NOT NULL,
         duration_ms INTEGER,

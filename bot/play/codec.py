@@ -4,7 +4,8 @@ An id carries everything needed to act on a click after a restart, so buttons ke
 working without any state in memory: ``qz:a:<run>:<position>:<choice>`` answers,
 ``qz:n:<run>:<position>`` shows the next question, ``qz:d:<post>:<choice>`` answers a
 daily question, ``qz:r:<race>:<number>:<choice>`` a race question and
-``qz:p:<proposal>:<1|0>`` approves or rejects a proposed question. Ids are at most 100 characters
+``qz:p:<proposal>:<1|0>`` approves or rejects a proposed question and ``qz:l:dashboard``
+asks for the dashboard's link (an admin's button on results). Ids are at most 100 characters
 (Discord's custom_id limit; Slack allows 255).
 """
 
@@ -21,8 +22,9 @@ _NEXT = re.compile(r"^qz:n:([a-z0-9]{8,32}):(\d{1,3})$")
 _DAILY = re.compile(r"^qz:d:([a-z0-9]{8,32}):(\d)$")
 _RACE = re.compile(r"^qz:r:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 _PROPOSAL = re.compile(r"^qz:p:(\d{8,18}):([01])$")
+_DASHBOARD = "qz:l:dashboard"
 # For adapters that route by pattern (Slack's app.action, Discord's DynamicItem template).
-PATTERN = r"qz:[andrp]:[a-z0-9]{8,32}(?::\d{1,3})?(?::\d)?"
+PATTERN = r"qz:[andrpl]:[a-z0-9]{8,32}(?::\d{1,3})?(?::\d)?"
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,15 @@ class ProposalAction:
         return f"{PREFIX}p:{self.proposal_id:08d}:{int(self.approve)}"
 
 
-Action = AnswerAction | NextAction | DailyAction | RaceAction | ProposalAction
+@dataclass(frozen=True)
+class DashboardAction:
+    """An admin asks for the dashboard's link from a public post (results)."""
+
+    def encode(self) -> str:
+        return _DASHBOARD
+
+
+Action = AnswerAction | NextAction | DailyAction | RaceAction | ProposalAction | DashboardAction
 
 
 def decode(value: object) -> Action | None:
@@ -91,4 +101,6 @@ def decode(value: object) -> Action | None:
         return RaceAction(match[1], int(match[2]), int(match[3]))
     if match := _PROPOSAL.match(value):
         return ProposalAction(int(match[1]), match[2] == "1")
+    if value == _DASHBOARD:
+        return DashboardAction()
     return None

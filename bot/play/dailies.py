@@ -80,6 +80,7 @@ class DailyQuestions:
         *,
         reveal_hours: float | None = None,
         count_refresh: float = COUNT_REFRESH,
+        dashboard: bool = False,
     ):
         """``reveal_hours``: the reveal's delay when a command names none (else the
         schedule's own default); ``count_refresh``: how long clicks are gathered before
@@ -92,6 +93,8 @@ class DailyQuestions:
         self._tasks = tasks
         self._reveal_hours = reveal_hours
         self._count_refresh = count_refresh
+        # Results carry a button for admins to get the dashboard's link, when there is one.
+        self._dashboard = codec.DashboardAction().encode() if dashboard else None
         self._reveal_retry: dict[str, float] = {}  # post id -> when to try its reveal again
         self._refresh_pending: set[str] = set()
         self.posting = Duty("the daily question", self._dailies.schedules, self._post)
@@ -337,6 +340,7 @@ class DailyQuestions:
             references=question.references,
             winners=tuple(w.name or w.player_id for w in results.winners),
             answered=total,
+            dashboard=self._dashboard,
         )
         if await post(publisher, daily.scope, view, "the daily results"):
             self._reveal_retry.pop(daily.id, None)

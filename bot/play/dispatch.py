@@ -32,6 +32,8 @@ from bot.play.requests import (
     Reply,
     Request,
     SetLanguage,
+    ShowDashboard,
+    ShowInsights,
     ShowLeaderboard,
     ShowProposals,
     ShowStats,
@@ -61,7 +63,10 @@ def expected_delivery(request: Request) -> Delivery:
     quiz button's reply replaces its message; a daily or race button is on a public post,
     which must never be replaced for everyone."""
     if isinstance(request, Click):
-        on_post = isinstance(codec.decode(request.action_id), codec.DailyAction | codec.RaceAction)
+        on_post = isinstance(
+            codec.decode(request.action_id),
+            codec.DailyAction | codec.RaceAction | codec.DashboardAction,
+        )
         return Delivery.PRIVATE if on_post else Delivery.REPLACE
     return Delivery.PUBLIC if isinstance(request, _PUBLIC) else Delivery.PRIVATE
 
@@ -89,11 +94,12 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
     player, scope = context.player, context.scope
     if isinstance(request, Click):
         action = codec.decode(request.action_id)
-        if isinstance(action, codec.ProposalAction):
+        if isinstance(action, codec.ProposalAction | codec.DashboardAction):
             locale = await engine.locale_for(player, context.platform_locale)
-            return await engine.banks.decide(
-                Caller(player, scope, locale, context.is_admin), action
-            )
+            caller = Caller(player, scope, locale, context.is_admin)
+            if isinstance(action, codec.DashboardAction):
+                return engine.insights.dashboard_link(caller)
+            return await engine.banks.decide(caller, action)
         # the run's own language, else the player's
         return await engine.click(player, request.action_id, context.platform_locale)
     locale = await engine.locale_for(player, context.platform_locale)
@@ -123,6 +129,10 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
             return await engine.reminders.off(caller)
         case RemindStatus():
             return await engine.reminders.status(caller)
+        case ShowInsights(topic, period):
+            return await engine.insights.view(caller, topic, period)
+        case ShowDashboard():
+            return engine.insights.dashboard_link(caller)
     if isinstance(request, BankRequest):
         return await _banks(engine, request, caller)
     return await _channel(engine, request, caller)

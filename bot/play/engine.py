@@ -10,6 +10,8 @@ import time
 from dataclasses import replace
 
 from bot.content.banks import Bank, Catalog
+from bot.insights.links import Signer
+from bot.insights.service import Insights
 from bot.operations import metrics
 from bot.operations.health import Health
 from bot.operations.tasks import Supervisor
@@ -73,6 +75,8 @@ class Engine:
         reveal_hours: float | None = None,
         count_refresh: float = COUNT_REFRESH,
         tasks: Supervisor | None = None,
+        insights_for_everyone: bool = False,
+        dashboard: Signer | None = None,
     ):
         """The composition root of the core. ``reveal_hours``: a daily reveal's delay
         when the command names none; ``count_refresh``: how often a daily post's answer
@@ -94,8 +98,11 @@ class Engine:
             self.tasks,
             reveal_hours=reveal_hours,
             count_refresh=count_refresh,
+            dashboard=dashboard is not None,
         )
-        self.races = Races(self.library, store.races, self.clock, self.publishers)
+        self.races = Races(
+            self.library, store.races, self.clock, self.publishers, dashboard=dashboard is not None
+        )
         self.competitions = Competitions(
             self.library,
             store.competitions,
@@ -109,6 +116,13 @@ class Engine:
         )
         self.reminders = Reminders(
             store.reminders, store.cards, store.runs, self.clock, self.publishers
+        )
+        self.insights = Insights(
+            self.library,
+            store.insights,
+            self.clock,
+            for_everyone=insights_for_everyone,
+            signer=dashboard,
         )
         self.scheduler = Scheduler(
             [
@@ -219,11 +233,11 @@ class Engine:
             next_due = await cards.next_due(player, scope)
             if next_due is None:
                 return Notice(locale, "review_empty", t(locale, "review_empty"))
-            days = days_until(next_due, now, zone)
+            not_due = t(locale, "review_not_due", days=days_until(next_due, now, zone))
             chosen = playable(await cards.missed(player, scope, 5 * REVIEW_SIZE))
             if not chosen:
-                return Notice(locale, "review_not_due", t(locale, "review_not_due", days=days))
-            note = t(locale, "review_missed", days=days, count=len(chosen))
+                return Notice(locale, "review_not_due", not_due)
+            note = f"{not_due}\n{t(locale, 'review_missed', count=len(chosen))}"
         run = plan_review(
             chosen,
             player,
@@ -256,8 +270,8 @@ class Engine:
         self, player: PlayerRef, action_id: str, platform_locale: str | None
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
         action = codec.decode(action_id)
-        if isinstance(action, codec.ProposalAction):  # an admin's: the dispatch decides it
-            action = None
+        if isinstance(action, codec.ProposalAction | codec.DashboardAction):
+            action = None  # an admin's: the dispatch answers it
         if isinstance(action, codec.DailyAction | codec.RaceAction):
             locale = await self.locale_for(player, platform_locale)
             if isinstance(action, codec.DailyAction):
@@ -429,7 +443,7 @@ class Engine:
         for stored in await self.store.cards.all(player, scope):
             by_bank.setdefault(stored.bank_id, []).append(stored.card)
         kept = {r.bank_id: r for r in await self.store.cards.retention(player, scope)}
-        recall = self.store.database.ledger.memory.recall
+        recall = self.store.memory.recall
         rows = []
         for bank_id in dict.fromkeys([*totals, *sorted(by_bank)]):
             bank = catalog.get(bank_id)

@@ -46,9 +46,16 @@ class RaceSession:
     scheduler) is left as it is. Its posts fail alone: logged, counted, never raised."""
 
     def __init__(
-        self, race: Race, races: RaceRepository, catalog: Catalog, publisher: Publisher | None
+        self,
+        race: Race,
+        races: RaceRepository,
+        catalog: Catalog,
+        publisher: Publisher | None,
+        dashboard: str | None = None,
     ):
+        """``dashboard``: the podium's button for admins (the dashboard's link), if any."""
         self.race = race
+        self._dashboard = dashboard
         self._races = races
         self._catalog = catalog
         self._publisher = publisher
@@ -191,14 +198,21 @@ class RaceSession:
             topic_title=bank.text(bank.title, race.locale) if bank else race.bank_id,
             standings=leader_rows(standings),
             stopped=stopped,
+            dashboard=self._dashboard,
         )
         await post(self._publisher, race.scope, view, "the race podium")
 
 
 class Races:
     def __init__(
-        self, library: Library, races: RaceRepository, clock: Clock, publishers: Publishers
+        self,
+        library: Library,
+        races: RaceRepository,
+        clock: Clock,
+        publishers: Publishers,
+        dashboard: bool = False,
     ):
+        self._dashboard = codec.DashboardAction().encode() if dashboard else None
         self._library = library
         self._races = races
         self._clock = clock
@@ -208,7 +222,7 @@ class Races:
     async def _session(self, race: Race) -> RaceSession:
         publisher = self._publishers.get(race.scope.platform)
         catalog = await self._library.of(race.scope, race.bank_id)
-        return RaceSession(race, self._races, catalog, publisher)
+        return RaceSession(race, self._races, catalog, publisher, self._dashboard)
 
     async def start(
         self, caller: Caller, topic: str, questions: int | None, seconds: int | None
@@ -237,7 +251,8 @@ class Races:
             opened_at=now,
             phase_until=now + seconds,
         )
-        session = RaceSession(race, self._races, catalog, self._publishers.get(race.scope.platform))
+        publisher = self._publishers.get(race.scope.platform)
+        session = RaceSession(race, self._races, catalog, publisher, self._dashboard)
         outcome = await session.start(now)
         if outcome != "race_started":
             return notice(loc, outcome)

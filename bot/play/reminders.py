@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 from zoneinfo import ZoneInfo
 
+from bot.operations import metrics
 from bot.persistence import CardRepository, ReminderRepository, RunRepository
 from bot.play.channel import Caller, Publishers, notice, refusal
 from bot.play.clock import Clock
@@ -101,5 +102,7 @@ class Reminders:
             await publisher.tell(reminder.scope, reminder.player_id, view)
         except Exception as exc:
             log.warning("a review reminder could not be sent: %s", exc)
+            metrics.REMINDERS.labels(outcome="failed").inc()
             return False
+        metrics.REMINDERS.labels(outcome="sent").inc()
         return True

@@ -67,6 +67,19 @@ class RemindStatus:
 
 
 @dataclass(frozen=True)
+class ShowInsights:
+    """For leads: what the team knows (admins, unless the settings open it)."""
+
+    topic: str | None = None
+    period: str = "all"  # week, month, all
+
+
+@dataclass(frozen=True)
+class ShowDashboard:
+    """An admin's private, signed and expiring link to the workspace's dashboard."""
+
+
+@dataclass(frozen=True)
 class SetLanguage:
     tag: str
 
@@ -168,7 +181,7 @@ class ShowProposals:
 class Usage:
     """A command the platform could not read: answer with its usage."""
 
-    command: str  # daily, race, competition, bank or remind
+    command: str  # daily, race, competition, bank, remind or insights
 
 
 ChannelRequest = (
@@ -176,12 +189,14 @@ ChannelRequest = (
 )
 BankRequest = UploadBank | ListBanks | RemoveBank | ProposeQuestion | ShowProposals
 ReviewRequest = StartReview | RemindOn | RemindOff | RemindStatus
+InsightRequest = ShowInsights | ShowDashboard
 Request = (
     StartQuiz
     | ShowTopics
     | ShowLeaderboard
     | ShowStats
     | ReviewRequest
+    | InsightRequest
     | SetLanguage
     | Click
     | ChannelRequest

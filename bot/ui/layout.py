@@ -41,10 +41,12 @@ from bot.ui.views import (
     DailyPostView,
     DailyRevealView,
     Feedback,
+    InsightsView,
     Leaderboard,
     LeaderRow,
     Notice,
     ProposalList,
+    QuestionRow,
     QuestionView,
     RaceLockedView,
     RacePodiumView,
@@ -320,6 +322,56 @@ def _stats(view: Stats, phrases: Phrasebook) -> Document:
     return _one(Tone.INFO, Heading(t(loc, "stats_title")), body, *due)
 
 
+@layout.register
+def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
+    loc = view.locale
+
+    def percent(value: int | None) -> str:
+        return "—" if value is None else f"{value}%"
+
+    def question(row: QuestionRow, why: str | None = None) -> Line:
+        line = t(
+            loc,
+            "insights_question",
+            prompt=row.prompt,
+            accuracy=percent(row.accuracy),
+            tries=row.first_tries,
+        )
+        wrong = t(loc, "insights_wrong", wrong=row.top_wrong) if row.top_wrong else ""
+        return ("• ", line, *((" · ", wrong) if wrong else ()), *((" — ", why) if why else ()))
+
+    title = t(loc, "insights_title", period=t(loc, f"insights_period_{view.period}"))
+    blocks: list[Block] = [Heading(f"{title} · {view.topic_title}" if view.topic_title else title)]
+    if not view.topics:
+        blocks.append(lines(t(loc, "insights_empty")))
+        return _one(Tone.INFO, *blocks)
+    for topic in view.topics:
+        summary = t(
+            loc,
+            "insights_topic",
+            players=topic.players,
+            answers=topic.answers,
+            accuracy=percent(topic.accuracy),
+            retention=percent(topic.retention),
+        )
+        blocks.append(
+            Text(((Strong(topic.title), ": ", summary), *(question(q) for q in topic.hardest)))
+        )
+    blocks.append(Heading(t(loc, "insights_flagged")))
+    flagged = tuple(
+        question(row, "; ".join(t(loc, f"flag_{flag}") for flag in row.flags))
+        for row in view.flagged
+    )
+    blocks.append(Text(flagged) if flagged else lines(t(loc, "insights_none_flagged")))
+    days = " · ".join(f"{day.day[5:]}: {day.players}" for day in view.days)
+    streaks = ", ".join(t(loc, "insights_streak", name=name, days=n) for name, n in view.streaks)
+    participation = [(t(loc, "insights_days"), " ", days)]
+    if streaks:
+        participation.append((t(loc, "insights_streaks"), " ", streaks))
+    blocks.append(Note(tuple(participation)))
+    return _one(Tone.INFO, *blocks)
+
+
 # --- channel play ---------------------------------------------------------------------------
 
 
@@ -367,7 +419,12 @@ def _daily_reveal(view: DailyRevealView, phrases: Phrasebook) -> Document:
         *_links(loc, view.references),
         Note(((t(loc, "answered_total", count=view.answered),),)),
         Text((winners,)),
+        buttons=_dashboard_button(loc, view.dashboard),
     )
+
+
+def _dashboard_button(locale: str, action: str | None) -> tuple[Button, ...]:
+    return (Button(t(locale, "dashboard_button"), action),) if action else ()
 
 
 @layout.register
@@ -442,6 +499,7 @@ def _race_podium(view: RacePodiumView, phrases: Phrasebook) -> Document:
         Tone.RESULT,
         Heading(t(loc, key, topic=view.topic_title)),
         _ranking(loc, view.standings, t(loc, "no_winners"), medals=True),
+        buttons=_dashboard_button(loc, view.dashboard),
     )
 
 

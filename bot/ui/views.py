@@ -170,6 +170,7 @@ class DailyRevealView:
     references: tuple[str, ...]
     winners: tuple[str, ...]  # display names of those who got it right
     answered: int
+    dashboard: str | None = None  # the button an admin asks for the dashboard link with
 
 
 @dataclass(frozen=True)
@@ -228,6 +229,7 @@ class RacePodiumView:
     topic_title: str
     standings: tuple[LeaderRow, ...]
     stopped: bool  # ended early by /quiz race stop
+    dashboard: str | None = None  # as on a daily reveal
 
 
 @dataclass(frozen=True)
@@ -253,6 +255,49 @@ class ProposalList:
     decided: str = ""  # what the last click did, shown above the list
 
 
+@dataclass(frozen=True)
+class QuestionRow:
+    """One question in the insights: how it went, and what fooled people."""
+
+    topic_title: str
+    question_id: str
+    prompt: str
+    answers: int
+    first_tries: int
+    accuracy: int | None  # first-try accuracy in %
+    top_wrong: str | None  # the text of the wrong choice picked most
+    flags: tuple[str, ...]  # of bot.insights.report.FLAGS
+
+
+@dataclass(frozen=True)
+class TopicRow:
+    title: str
+    players: int
+    answers: int
+    accuracy: int | None  # first-try accuracy in %
+    retention: int | None  # % of due reviews answered right
+    hardest: tuple[QuestionRow, ...]
+
+
+@dataclass(frozen=True)
+class ActiveDay:
+    day: str  # ISO date
+    players: int
+
+
+@dataclass(frozen=True)
+class InsightsView:
+    """What the team knows, for a lead: per topic, flagged questions, participation."""
+
+    locale: str
+    period: str  # week, month, all
+    topic_title: str | None  # None: every topic
+    topics: tuple[TopicRow, ...]
+    flagged: tuple[QuestionRow, ...]
+    days: tuple[ActiveDay, ...]  # the most recent days with answers, oldest first
+    streaks: tuple[tuple[str, int], ...]  # (name, days), longest first
+
+
 ChannelView = (
     DailyPostView
     | DailyRevealView
@@ -271,5 +316,6 @@ View = (
     | ChannelFeedback
     | RaceLockedView
     | ProposalList
+    | InsightsView
     | ChannelView
 )

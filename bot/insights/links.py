@@ -1,0 +1,64 @@
+"""Signed, expiring dashboard links: the link itself is the key to one workspace's
+pages (HMAC-SHA256 over what it grants, with the operator's secret), so the dashboard
+needs no accounts and shows nothing of a workspace without its link."""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+import json
+from dataclasses import dataclass
+
+from bot.play.refs import ScopeRef
+
+LIFETIME = 24 * 3600.0  # seconds a link works
+
+
+@dataclass(frozen=True)
+class Access:
+    """What a valid link grants: one workspace's dashboard, in a language, until then."""
+
+    scope: ScopeRef
+    locale: str
+    expires: float
+
+
+def _b64(data: bytes) -> str:
+    return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
+
+
+def _unb64(text: str) -> bytes:
+    return base64.urlsafe_b64decode(text + "=" * (-len(text) % 4))
+
+
+class Signer:
+    def __init__(self, secret: str, base_url: str, lifetime: float = LIFETIME):
+        self._key = hashlib.sha256(secret.encode()).digest()
+        self.base_url = base_url.rstrip("/")
+        self.lifetime = lifetime
+
+    def _mac(self, payload: bytes) -> str:
+        return _b64(hmac.new(self._key, payload, hashlib.sha256).digest())
+
+    def token(self, scope: ScopeRef, locale: str, now: float) -> str:
+        grant = [scope.platform, scope.workspace_id, locale, int(now + self.lifetime)]
+        payload = json.dumps(grant, separators=(",", ":")).encode()
+        return f"{_b64(payload)}.{self._mac(payload)}"
+
+    def link(self, scope: ScopeRef, locale: str, now: float) -> str:
+        return f"{self.base_url}/dashboard/{self.token(scope, locale, now)}/"
+
+    def check(self, token: str, now: float) -> Access | str:
+        """The access a token grants, else why not: ``forged`` or ``expired``."""
+        payload_text, _, mac = token.partition(".")
+        try:
+            payload = _unb64(payload_text)
+        except ValueError:
+            return "forged"
+        if not hmac.compare_digest(mac, self._mac(payload)):
+            return "forged"
+        platform, workspace, locale, expires = json.loads(payload)
+        if now >= expires:
+            return "expired"
+        return Access(ScopeRef(platform, workspace), locale, float(expires))

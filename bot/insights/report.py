@@ -1,0 +1,224 @@
+"""The insight numbers as pure functions of the answer log (``review_log``: every answer
+from every source, in order), so they can be checked against a hand-computed fixture.
+
+- A **first try** is a player's first answer ever to a question, whatever the source;
+  first-try accuracy is what the team knew before practice.
+- **Retention** is the share of answers to cards that were due which were right.
+- A question is **flagged** once it has ``MIN_ANSWERS`` first tries in the period and
+  their accuracy is under 20 % (a wrong key or an ambiguous question) or over 95 % (too
+  easy), or once it has ``MIN_ANSWERS`` answers and a choice nobody picked (a distractor
+  that fools no one).
+- Days are UTC days; "week" and "month" are the last 7 and 30 days.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
+MIN_ANSWERS = 20
+TOO_HARD, TOO_EASY = 0.20, 0.95
+PERIOD_DAYS = {"week": 7, "month": 30, "all": None}
+FLAGS = ("too_hard", "too_easy", "unpicked_choice")
+
+
+@dataclass(frozen=True)
+class LoggedAnswer:
+    review_id: int
+    player_id: str
+    bank_id: str
+    question_id: str
+    source: str
+    choice: int
+    correct: bool
+    at: float
+    was_due: bool
+
+
+@dataclass(frozen=True)
+class QuestionInsight:
+    bank_id: str
+    question_id: str
+    answers: int
+    first_tries: int
+    first_right: int
+    picks: tuple[int, ...]  # answers per choice (bank order)
+    answer: int  # the right choice's index
+    flags: tuple[str, ...]
+
+    @property
+    def accuracy(self) -> int | None:
+        """First-try accuracy in %, None before any first try."""
+        return percent(self.first_right, self.first_tries)
+
+    @property
+    def top_wrong(self) -> int | None:
+        """The wrong choice picked most (the lowest index on a tie), None if none was."""
+        wrong = [(count, -i) for i, count in enumerate(self.picks) if i != self.answer and count]
+        return -max(wrong)[1] if wrong else None
+
+
+@dataclass(frozen=True)
+class TopicInsight:
+    bank_id: str
+    players: int
+    answers: int
+    first_tries: int
+    first_right: int
+    due_reviews: int
+    due_passed: int
+    questions: tuple[QuestionInsight, ...]  # hardest first
+
+    @property
+    def accuracy(self) -> int | None:
+        return percent(self.first_right, self.first_tries)
+
+    @property
+    def retention(self) -> int | None:
+        return percent(self.due_passed, self.due_reviews)
+
+
+@dataclass(frozen=True)
+class DayActivity:
+    day: str  # ISO date, UTC
+    players: int
+    answers: int
+
+
+@dataclass(frozen=True)
+class Streak:
+    player_id: str
+    days: int  # consecutive days with an answer, up to today or yesterday
+
+
+@dataclass(frozen=True)
+class Report:
+    period: str
+    since: float | None  # the period's start (None: all time)
+    topics: tuple[TopicInsight, ...]
+    days: tuple[DayActivity, ...]  # every day of the period with answers, oldest first
+    streaks: tuple[Streak, ...]  # longest first
+
+    @property
+    def flagged(self) -> tuple[QuestionInsight, ...]:
+        return tuple(q for topic in self.topics for q in topic.questions if q.flags)
+
+
+def percent(part: int, whole: int) -> int | None:
+    return round(100 * part / whole) if whole else None
+
+
+def period_start(period: str, now: float) -> float | None:
+    days = PERIOD_DAYS[period]
+    return None if days is None else now - days * 86400
+
+
+def day_of(at: float) -> date:
+    return datetime.fromtimestamp(at, UTC).date()
+
+
+def flags_of(first_tries: int, first_right: int, picks: Sequence[int]) -> tuple[str, ...]:
+    found = []
+    if first_tries >= MIN_ANSWERS:
+        accuracy = first_right / first_tries
+        if accuracy < TOO_HARD:
+            found.append("too_hard")
+        elif accuracy > TOO_EASY:
+            found.append("too_easy")
+    if sum(picks) >= MIN_ANSWERS and 0 in picks:
+        found.append("unpicked_choice")
+    return tuple(found)
+
+
+def build(
+    log: Iterable[LoggedAnswer],
+    period: str,
+    now: float,
+    question: Callable[[str, str], tuple[int, int] | None],
+    topic: str | None = None,
+) -> Report:
+    """The report of the answers in ``period`` (of ``topic``, else every topic).
+    ``question(bank_id, question_id)`` gives (choices, right choice) for a question that
+    still exists; answers to questions gone from their banks are left out."""
+    since = period_start(period, now)
+    seen: set[tuple[str, str, str]] = set()
+    picks: dict[tuple[str, str], list[int]] = {}
+    firsts: dict[tuple[str, str], list[int]] = {}  # [first tries, right]
+    due: dict[str, list[int]] = {}  # bank -> [due reviews, passed]
+    players: dict[str, set[str]] = {}
+    answers: Counter[str] = Counter()
+    active: dict[date, set[str]] = {}
+    per_day: Counter[date] = Counter()
+    shape: dict[tuple[str, str], tuple[int, int] | None] = {}
+    for row in sorted(log, key=lambda r: r.review_id):
+        key = (row.bank_id, row.question_id)
+        first = (row.player_id, *key) not in seen
+        seen.add((row.player_id, *key))
+        if (since is not None and row.at < since) or (topic and row.bank_id != topic):
+            continue
+        if key not in shape:
+            shape[key] = question(*key)
+        known = shape[key]
+        if known is None or not 0 <= row.choice < known[0]:
+            continue
+        picks.setdefault(key, [0] * known[0])[row.choice] += 1
+        counts = firsts.setdefault(key, [0, 0])
+        if first:
+            counts[0] += 1
+            counts[1] += row.correct
+        if row.was_due:
+            kept = due.setdefault(row.bank_id, [0, 0])
+            kept[0] += 1
+            kept[1] += row.correct
+        players.setdefault(row.bank_id, set()).add(row.player_id)
+        answers[row.bank_id] += 1
+        active.setdefault(day_of(row.at), set()).add(row.player_id)
+        per_day[day_of(row.at)] += 1
+    topics = []
+    for bank_id in sorted(players):
+        questions = []
+        for (bank, qid), chosen in picks.items():
+            if bank != bank_id:
+                continue
+            tries, right = firsts[(bank, qid)]
+            known = shape[(bank, qid)]
+            assert known is not None
+            flags = flags_of(tries, right, chosen)
+            questions.append(
+                QuestionInsight(
+                    bank, qid, sum(chosen), tries, right, tuple(chosen), known[1], flags
+                )
+            )
+        questions.sort(key=lambda q: (q.accuracy if q.accuracy is not None else 101, q.question_id))
+        kept = due.get(bank_id, [0, 0])
+        topics.append(
+            TopicInsight(
+                bank_id,
+                len(players[bank_id]),
+                answers[bank_id],
+                sum(q.first_tries for q in questions),
+                sum(q.first_right for q in questions),
+                kept[0],
+                kept[1],
+                tuple(questions),
+            )
+        )
+    days = tuple(
+        DayActivity(day.isoformat(), len(active[day]), per_day[day]) for day in sorted(active)
+    )
+    return Report(period, since, tuple(topics), days, streaks(active, day_of(now)))
+
+
+def streaks(active: dict[date, set[str]], today: date) -> tuple[Streak, ...]:
+    """Each player's run of consecutive active days that reaches today or yesterday."""
+    found = []
+    for player in set().union(*active.values()) if active else set():
+        end = today if player in active.get(today, ()) else today - timedelta(days=1)
+        length = 0
+        while player in active.get(end - timedelta(days=length), ()):
+            length += 1
+        if length:
+            found.append(Streak(player, length))
+    return tuple(sorted(found, key=lambda s: (-s.days, s.player_id)))

@@ -1,0 +1,131 @@
+"""Insights as the core serves them: the report of a workspace's answers over a
+period, and its chat view for leads (admins, unless the settings open it to everyone)."""
+
+from __future__ import annotations
+
+from bot.content.banks import Catalog
+from bot.insights.links import Signer
+from bot.insights.report import PERIOD_DAYS, QuestionInsight, Report, build
+from bot.persistence import InsightRepository
+from bot.play.channel import Caller, notice, refusal
+from bot.play.clock import Clock
+from bot.play.library import Library
+from bot.play.refs import ScopeRef
+from bot.ui.messages import t
+from bot.ui.views import ActiveDay, InsightsView, Notice, QuestionRow, TopicRow
+
+HARDEST = 3  # questions shown per topic in chat
+SHOWN_DAYS = 14  # days of participation shown in chat
+SHOWN_STREAKS = 5
+PROMPT_CHARS = 90
+
+
+def shortened(text: str, limit: int = PROMPT_CHARS) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= limit else line[: limit - 1].rstrip() + "…"
+
+
+class Insights:
+    def __init__(
+        self,
+        library: Library,
+        insights: InsightRepository,
+        clock: Clock,
+        *,
+        for_everyone: bool = False,
+        signer: Signer | None = None,
+    ):
+        """``for_everyone``: the settings open insights to every member; ``signer``
+        makes dashboard links (None: no dashboard is served)."""
+        self._library = library
+        self._insights = insights
+        self._clock = clock
+        self._for_everyone = for_everyone
+        self.signer = signer
+
+    def dashboard_link(self, caller: Caller) -> Notice:
+        loc = caller.locale
+        if not caller.is_admin:
+            return notice(loc, "admin_only")
+        if self.signer is None:
+            return notice(loc, "dashboard_off")
+        workspace = ScopeRef(caller.scope.platform, caller.scope.workspace_id)
+        link = self.signer.link(workspace, loc, self._clock.now())
+        hours = round(self.signer.lifetime / 3600)
+        return Notice(loc, "dashboard_link", t(loc, "dashboard_link", link=link, hours=hours))
+
+    async def report(
+        self, scope: ScopeRef, period: str = "all", topic: str | None = None
+    ) -> tuple[Report, Catalog]:
+        """The workspace's report (of one bank id, else all) and the banks it names."""
+        catalog = await self._library.of(scope)
+
+        def question(bank_id: str, question_id: str) -> tuple[int, int] | None:
+            bank = catalog.get(bank_id)
+            found = bank.question(question_id) if bank else None
+            return (len(found.choices), found.answer) if found else None
+
+        log = await self._insights.log(scope)
+        return build(log, period, self._clock.now(), question, topic), catalog
+
+    async def view(self, caller: Caller, topic: str | None, period: str) -> InsightsView | Notice:
+        loc = caller.locale
+        if not (caller.is_admin or self._for_everyone):
+            return notice(loc, "admin_only")
+        if period not in PERIOD_DAYS:
+            period = "all"
+        catalog = await self._library.of(caller.scope)
+        bank = catalog.find(topic) if topic else None
+        if topic and bank is None:
+            return refusal(caller, "bad_topics", "insights", topics=topic)
+        report, catalog = await self.report(caller.scope, period, bank.id if bank else None)
+        names = await self._insights.names(
+            caller.scope.platform, [s.player_id for s in report.streaks[:SHOWN_STREAKS]]
+        )
+        rows = {q: question_row(catalog, q, loc) for t in report.topics for q in t.questions}
+        return InsightsView(
+            locale=loc,
+            period=period,
+            topic_title=bank.text(bank.title, loc) if bank else None,
+            topics=tuple(
+                TopicRow(
+                    title_of(catalog, t.bank_id, loc),
+                    t.players,
+                    t.answers,
+                    t.accuracy,
+                    t.retention,
+                    tuple(rows[q] for q in t.questions[:HARDEST] if q.first_tries),
+                )
+                for t in report.topics
+            ),
+            flagged=tuple(rows[q] for q in report.flagged),
+            days=tuple(ActiveDay(d.day, d.players) for d in report.days[-SHOWN_DAYS:]),
+            streaks=tuple(
+                (names.get(s.player_id, s.player_id), s.days)
+                for s in report.streaks[:SHOWN_STREAKS]
+            ),
+        )
+
+
+def title_of(catalog: Catalog, bank_id: str, locale: str) -> str:
+    bank = catalog.get(bank_id)
+    return bank.text(bank.title, locale) if bank else bank_id
+
+
+def question_row(catalog: Catalog, insight: QuestionInsight, locale: str) -> QuestionRow:
+    bank = catalog.get(insight.bank_id)
+    question = bank.question(insight.question_id) if bank else None
+    assert bank is not None and question is not None  # the report keeps only these
+    wrong = insight.top_wrong
+    return QuestionRow(
+        topic_title=bank.text(bank.title, locale),
+        question_id=insight.question_id,
+        prompt=shortened(bank.text(question.prompt, locale)),
+        answers=insight.answers,
+        first_tries=insight.first_tries,
+        accuracy=insight.accuracy,
+        top_wrong=shortened(bank.text(question.choices[wrong], locale), 60)
+        if wrong is not None
+        else None,
+        flags=insight.flags,
+    )

@@ -1,0 +1,48 @@
+"""The reads behind insights: a workspace's answer log and who is in it."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.insights.report import LoggedAnswer
+from bot.persistence.database import Database
+from bot.play.refs import ScopeRef
+
+
+class InsightRepository:
+    def __init__(self, database: Database):
+        self._database = database
+
+    async def log(self, scope: ScopeRef) -> list[LoggedAnswer]:
+        """Every answer in the workspace, in the order given (first tries need it all)."""
+        rows = await self._database.read(
+            "SELECT review_id, player_id, bank_id, question_id, source, choice, rating > 1,"
+            " reviewed_at, was_due FROM review_log WHERE platform = ? AND workspace_id = ?"
+            " ORDER BY review_id",
+            (scope.platform, scope.workspace_id),
+        )
+        return [
+            LoggedAnswer(rid, player, bank, question, source, choice, bool(right), at, bool(due))
+            for rid, player, bank, question, source, choice, right, at, due in rows
+        ]
+
+    async def names(self, platform: str, player_ids: Sequence[str]) -> dict[str, str]:
+        """Display names of players (those without one are left out)."""
+        found: dict[str, str] = {}
+        ids = sorted(set(player_ids))
+        for start in range(0, len(ids), 300):
+            chunk = ids[start : start + 300]
+            rows = await self._database.read(
+                "SELECT player_id, name FROM players WHERE platform = ?"
+                f" AND player_id IN ({','.join('?' * len(chunk))}) AND name != ''",
+                (platform, *chunk),
+            )
+            found.update({player: name for player, name in rows})
+        return found
+
+    async def workspaces(self) -> list[ScopeRef]:
+        """The workspaces that have answers."""
+        rows = await self._database.read(
+            "SELECT DISTINCT platform, workspace_id FROM review_log ORDER BY 1, 2", ()
+        )
+        return [ScopeRef(platform, workspace) for platform, workspace in rows]

@@ -1,0 +1,234 @@
+"""Insight numbers against a hand-computed fixture, and the flag rules at their
+thresholds."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+
+from adapters.phrases import render
+from bot.content.banks import Catalog
+from bot.insights.links import Signer
+from bot.insights.report import LoggedAnswer, Streak, build, flags_of
+from bot.persistence import Store
+from bot.persistence.dialect import Connection
+from bot.play.channel import Caller
+from bot.play.dispatch import expected_delivery
+from bot.play.engine import Engine
+from bot.play.requests import Click, Context, Delivery, ShowDashboard, ShowInsights
+from bot.ui.views import DailyRevealView, Notice
+
+from .support.channel import (
+    ADMIN,
+    CHANNEL,
+    PLAYERS,
+    FakeClock,
+    RecordingPublisher,
+    moment,
+    run_until,
+)
+from .support.environment import FIXTURES, run_quizbot
+from .test_review import answer_quiz
+
+DAY = 86400.0
+T0 = 1_790_000_000.0  # 2026-09-21 14:13 UTC
+# tiny-one has 3 choices (right: 0), tiny-two 2 (right: 1); "gone" is no longer in a bank.
+SHAPES = {("tiny", "tiny-one"): (3, 0), ("tiny", "tiny-two"): (2, 1)}
+
+
+def row(
+    n: int,
+    player: str,
+    question: str,
+    source: str,
+    choice: int,
+    right: bool,
+    day: int,
+    due: bool = False,
+    bank: str = "tiny",
+) -> LoggedAnswer:
+    return LoggedAnswer(n, player, bank, question, source, choice, right, T0 + day * DAY, due)
+
+
+FIXTURE = [
+    row(1, "a", "tiny-one", "quiz", 0, True, 0),
+    row(2, "a", "tiny-two", "quiz", 0, False, 0),
+    row(3, "b", "tiny-one", "quiz", 2, False, 0),
+    row(4, "b", "tiny-two", "quiz", 1, True, 1),
+    row(5, "a", "tiny-two", "review", 1, True, 1, due=True),
+    row(6, "c", "tiny-one", "daily", 2, False, 2),
+    row(7, "b", "tiny-one", "practice", 0, True, 2),
+    row(8, "a", "tiny-one", "race", 0, True, 2),
+    row(9, "a", "gone", "quiz", 0, True, 2, bank="old"),
+]
+
+
+def test_the_fixtures_numbers() -> None:
+    report = build(FIXTURE, "all", T0 + 2 * DAY, lambda b, q: SHAPES.get((b, q)))
+    (topic,) = report.topics
+    assert (topic.bank_id, topic.players, topic.answers) == ("tiny", 3, 8)
+    assert (topic.first_tries, topic.first_right, topic.accuracy) == (5, 2, 40)
+    assert (topic.due_reviews, topic.due_passed, topic.retention) == (1, 1, 100)
+    one, two = topic.questions  # hardest first
+    assert (one.question_id, one.picks, one.first_tries, one.accuracy) == (
+        "tiny-one",
+        (3, 0, 2),
+        3,
+        33,
+    )
+    assert one.top_wrong == 2
+    assert (two.question_id, two.picks, two.first_tries, two.accuracy) == (
+        "tiny-two",
+        (1, 2),
+        2,
+        50,
+    )
+    assert two.top_wrong == 0
+    assert [(d.day, d.players, d.answers) for d in report.days] == [
+        ("2026-09-21", 2, 3),
+        ("2026-09-22", 2, 2),
+        ("2026-09-23", 3, 3),  # row 9's question is gone: not counted
+    ]
+    assert report.streaks == (Streak("a", 3), Streak("b", 3), Streak("c", 1))
+    assert report.flagged == ()
+
+
+def test_a_period_keeps_first_tries_from_before_it() -> None:
+    report = build(FIXTURE, "week", T0 + 9 * DAY, lambda b, q: SHAPES.get((b, q)))
+    (topic,) = report.topics
+    # Days 2.. are inside the last 7 days of day 9: rows 6–8; only c's is a first try.
+    assert (topic.players, topic.answers, topic.first_tries, topic.first_right) == (3, 3, 1, 0)
+    assert report.streaks == ()  # nobody answered on day 8 or 9
+
+
+def test_one_topic_only() -> None:
+    report = build(FIXTURE, "all", T0 + 2 * DAY, lambda b, q: SHAPES.get((b, q)), "other")
+    assert report.topics == () and report.days == ()
+
+
+@pytest.mark.parametrize(
+    ("tries", "right", "picks", "flags"),
+    [
+        (20, 3, (3, 17, 0, 0), ("too_hard", "unpicked_choice")),  # 15 %
+        (20, 4, (4, 8, 8), ()),  # 20 %: not under it
+        (19, 0, (0, 10, 9), ()),  # too few first tries, and too few answers
+        (20, 19, (19, 1), ()),  # 95 %: not over it
+        (20, 20, (20, 1), ("too_easy",)),
+        (40, 39, (39, 1, 1), ("too_easy",)),  # 97.5 %
+        (10, 5, (15, 5, 0), ("unpicked_choice",)),  # 20 answers, a choice never picked
+        (10, 5, (14, 5, 0), ()),  # 19 answers
+    ],
+)
+def test_flags_at_their_thresholds(
+    tries: int, right: int, picks: tuple[int, ...], flags: tuple[str, ...]
+) -> None:
+    assert flags_of(tries, right, picks) == flags
+
+
+def test_the_command_line_prints_the_fixtures_numbers(tmp_path: Path) -> None:
+    db = tmp_path / "q.db"
+    asyncio.run(_store_fixture(db))
+    env = {"QUIZBOT_BANKS": str(FIXTURES), "LANG": "C"}
+    topics = run_quizbot("insights", "--db", str(db), "--format", "csv", env=env)
+    assert topics.returncode == 0, topics.stderr
+    assert topics.stdout.splitlines() == [
+        "platform,workspace,topic,title,players,answers,first_tries,first_try_right,"
+        "first_try_accuracy,due_reviews,retention",
+        "slack,T1,tiny,Tiny test bank,3,8,5,2,40,1,100",
+    ]
+    questions = run_quizbot(
+        "insights", "--db", str(db), "--format", "csv", "--table", "questions", env=env
+    )
+    assert questions.stdout.splitlines()[1:] == [
+        "slack,T1,tiny,tiny-one,5,3,1,33,2,3|0|2,",
+        "slack,T1,tiny,tiny-two,3,2,1,50,0,1|2,",
+    ]
+    days = run_quizbot("insights", "--db", str(db), "--format", "csv", "--table", "days", env=env)
+    assert days.stdout.splitlines()[1:] == [
+        "slack,T1,2026-09-21,2,3",
+        "slack,T1,2026-09-22,2,2",
+        "slack,T1,2026-09-23,3,3",
+    ]
+    as_json = run_quizbot("insights", "--db", str(db), "--format", "json", env=env)
+    (document,) = json.loads(as_json.stdout)
+    assert document["workspace"] == "T1" and document["topics"][0]["first_right"] == 2
+    text = run_quizbot("insights", "--db", str(db), "--workspace", "slack:T1", env=env)
+    assert "Insights · all time" in text.stdout
+    assert "Tiny test bank: players 3 · answers 8 · right at first try 40% · retention 100%" in (
+        text.stdout
+    )
+    bad = run_quizbot("insights", "--db", str(db), "--workspace", "T1", env=env)
+    assert bad.returncode == 2 and "must be PLATFORM:ID" in bad.stderr
+
+
+async def _store_fixture(path: Path) -> None:
+    store = await Store.open(path)
+
+    def work(db: Connection) -> None:
+        db.executemany(
+            "INSERT INTO review_log (platform, workspace_id, player_id, bank_id, question_id,"
+            " source, choice, rating, reviewed_at, duration_ms, was_due)"
+            " VALUES ('slack', 'T1', ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+            [
+                (
+                    r.player_id,
+                    r.bank_id,
+                    r.question_id,
+                    r.source,
+                    r.choice,
+                    3 if r.correct else 1,
+                    r.at,
+                    int(r.was_due),
+                )
+                for r in FIXTURE
+            ],
+        )
+
+    await store.database.write(work)
+    await store.close()
+
+
+async def test_insights_and_the_dashboard_link_in_chat(tmp_path: Path, catalog: Catalog) -> None:
+    clock = FakeClock(moment("2027-01-04T06:00"))
+    signer = Signer("a-test-secret-of-32-characters!!", "https://quiz.example.com")
+    store = await Store.open(tmp_path / "q.db")
+    engine = Engine(catalog, store, clock, dashboard=signer)
+    publisher = RecordingPublisher(clock)
+    engine.publishers.register("slack", publisher)
+    await answer_quiz(engine, PLAYERS[0], "tiny", [True, False])
+    await answer_quiz(engine, PLAYERS[1], "tiny", [False, False])
+    admin, member = Context(ADMIN, CHANNEL, None, True), Context(PLAYERS[0], CHANNEL, None)
+    refused = await engine.handle(ShowInsights("tiny", "week"), member)
+    assert refused.view == Notice("en", "admin_only", "Only an admin can do that.")
+    reply = await engine.handle(ShowInsights("tiny", "week"), admin)
+    assert reply.delivery is Delivery.PRIVATE
+    text = render(reply.view)
+    assert "Insights · last 7 days · Tiny test bank" in text
+    assert "Tiny test bank: players 2 · answers 4 · right at first try 25% · retention —" in text
+    assert "• “Two times three?”: 0% right at first try (of 2) · most picked wrong: “Five”" in text
+    assert "No flagged questions." in text
+    unknown = await engine.handle(ShowInsights("nope"), admin)
+    assert isinstance(unknown.view, Notice) and unknown.view.usage == "insights"
+    link = await engine.handle(ShowDashboard(), admin)
+    assert isinstance(link.view, Notice) and link.view.kind == "dashboard_link"
+    assert "https://quiz.example.com/dashboard/" in link.view.text and "24 hours" in link.view.text
+    # The daily reveal carries the admins' button; clicking it gives the link privately.
+    await engine.daily.on(Caller(ADMIN, CHANNEL, "en", True), "tiny", "07:00", "UTC", 1)
+    await run_until(engine, clock, moment("2027-01-04T08:05"))
+    reveal = publisher.of(DailyRevealView)[0].view
+    assert isinstance(reveal, DailyRevealView) and reveal.dashboard == "qz:l:dashboard"
+    assert expected_delivery(Click("qz:l:dashboard")) is Delivery.PRIVATE
+    clicked = await engine.handle(Click("qz:l:dashboard"), admin)
+    assert clicked.delivery is Delivery.PRIVATE and clicked.view.kind == "dashboard_link"  # type: ignore[union-attr]
+    by_member = await engine.handle(Click("qz:l:dashboard"), member)
+    assert by_member.view.kind == "admin_only"  # type: ignore[union-attr]
+    # Opened to everyone by the settings; and no dashboard without a secret.
+    open_engine = Engine(catalog, store, clock, insights_for_everyone=True)
+    opened = await open_engine.handle(ShowInsights(), member)
+    assert "Insights · all time" in render(opened.view)
+    off = await open_engine.handle(ShowDashboard(), admin)
+    assert off.view.kind == "dashboard_off"  # type: ignore[union-attr]
+    await store.close()

@@ -1,0 +1,196 @@
+"""The dashboard in a real headless Chromium (Debian's ``chromium`` driven by Selenium
+through ``chromium-driver``), served by the bot's own aiohttp app on 127.0.0.1 from a
+played store: every page loads without console errors, its SVG charts have the right
+bars and labels, forged and expired links get 403, a Hindi browser sees Hindi, names are
+escaped. A screenshot of each page is kept under test-artifacts/ (not committed)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import shutil
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import pytest
+from aiohttp import web
+
+from adapters.web.server import dashboard_app
+from bot.content.banks import Catalog
+from bot.insights.links import Signer
+from bot.persistence import Store
+from bot.play.channel import Caller
+from bot.play.engine import Engine
+from bot.play.memory import Memory
+from bot.play.refs import PlayerRef
+from bot.play.requests import Context, ShowDashboard
+
+from ..support.channel import ADMIN, CHANNEL, FakeClock, moment
+from ..test_review import answer_quiz
+
+CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
+ARTIFACTS = Path(os.environ.get("QUIZBOT_TEST_ARTIFACTS", "test-artifacts")) / "dashboard"
+SECRET = "a-test-secret-of-32-characters!!"
+SNEAKY = PlayerRef("slack", "U9", "<script>alert(1)</script>")
+PLAYERS = [PlayerRef("slack", f"U{i}", name) for i, name in enumerate(["Ana", "Bo", "Cy"])]
+
+
+def _browser(language: str):  # type: ignore[no-untyped-def]
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = str(CHROMIUM)
+    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=412,900"):
+        options.add_argument(flag)
+    options.add_argument(f"--lang={language}")
+    options.add_experimental_option("prefs", {"intl.accept_languages": language})
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(options=options, service=Service(str(DRIVER)))
+
+
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[object]:
+    if not (CHROMIUM and DRIVER):
+        if os.environ.get("CI"):
+            pytest.fail("CI is set but chromium and chromium-driver are not installed")
+        pytest.skip("chromium and chromium-driver are not installed")
+    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager: never download
+    driver = _browser("en")
+    yield driver
+    driver.quit()
+
+
+class Site:
+    def __init__(self, engine: Engine, clock: FakeClock, base: str):
+        self.engine, self.clock, self.base = engine, clock, base
+
+    async def link(self) -> str:
+        reply = await self.engine.handle(ShowDashboard(), Context(ADMIN, CHANNEL, None, True))
+        found = re.search(r"https?://\S+", reply.view.text)  # type: ignore[union-attr]
+        assert found, reply
+        return found[0]
+
+
+@pytest.fixture
+async def site(tmp_path: Path, catalog: Catalog, unused_port: int) -> AsyncIterator[Site]:
+    clock = FakeClock(moment("2027-01-04T10:00"))
+    base = f"http://127.0.0.1:{unused_port}"
+    store = await Store.open(tmp_path / "quiz.db", memory=Memory(fuzz=False))
+    engine = Engine(catalog, store, clock, dashboard=Signer(SECRET, base))
+    # Ana gets tiny right, Bo and the sneaky name get one wrong; on two days.
+    await answer_quiz(engine, PLAYERS[0], "tiny", [True, True])
+    await answer_quiz(engine, PLAYERS[1], "tiny", [True, False])
+    clock.advance(86400)
+    await answer_quiz(engine, SNEAKY, "tiny", [False, False])
+    await answer_quiz(engine, PLAYERS[0], "offloading", [True, False, True])
+    runner = web.AppRunner(dashboard_app(engine, engine.insights.signer))  # type: ignore[arg-type]
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", unused_port).start()
+    yield Site(engine, clock, base)
+    await runner.cleanup()
+    await store.close()
+
+
+async def _open(driver, url: str, shot: str):  # type: ignore[no-untyped-def]
+    """Load a page (off the event loop, which serves it); its console errors; a screenshot."""
+    await asyncio.to_thread(driver.get, url)
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    await asyncio.to_thread(driver.save_screenshot, str(ARTIFACTS / f"{shot}.png"))
+    logs = await asyncio.to_thread(driver.get_log, "browser")
+    return [entry["message"] for entry in logs if entry["level"] == "SEVERE"]
+
+
+def _texts(driver, selector: str) -> list[str]:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.common.by import By
+
+    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]
+
+
+def _status(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url) as response:
+            return int(response.status)
+    except urllib.error.HTTPError as error:
+        return error.code
+
+
+async def test_every_page_in_chromium(chromium: object, site: Site) -> None:
+    driver = chromium
+    link = await site.link()
+    assert link.startswith(f"{site.base}/dashboard/")
+    assert await _open(driver, link, "leaderboards") == []
+    assert driver.title == "Leaderboard · all time · quizbot dashboard"  # type: ignore[attr-defined]
+    # Ana: 10 + 20 (tiny) + 10 + 10 (offloading's first and third, both easy); Bo: 10.
+    assert _texts(driver, "svg#points g.bar text.label") == ["Ana", "Bo"]
+    assert _texts(driver, "svg#points g.bar text.value") == ["50", "10"]
+    assert await _open(driver, link + "?period=week&topic=tiny", "leaderboard-week-tiny") == []
+    assert _texts(driver, "svg#points g.bar text.label") == ["Ana", "Bo"]
+    assert _texts(driver, "svg#points g.bar text.value") == ["30", "10"]
+
+    assert await _open(driver, link + "insights?topic=tiny", "insights") == []
+    assert _texts(driver, "svg#accuracy-0 g.bar text.label") == [
+        "Two times three?",
+        "One plus one?",
+    ]
+    assert _texts(driver, "svg#accuracy-0 g.bar text.value") == ["33% (3)", "67% (3)"]
+    rows = _texts(driver, "table")[0]
+    assert "Tiny test bank 3 6 50% —" in rows.replace("\n", " ")
+
+    assert await _open(driver, link + "question/tiny/tiny-two", "question") == []
+    assert _texts(driver, "svg#choices g.bar text.label") == ["Five", "Six (right)"]
+    assert _texts(driver, "svg#choices g.bar text.value") == ["2", "1"]
+    assert len(_texts(driver, "svg.chart")) == 2  # overall, and the one week with answers
+
+    assert await _open(driver, link + "participation", "participation") == []
+    assert _texts(driver, "svg#active g.bar text.label") == ["2027-01-04", "2027-01-05"]
+    assert _texts(driver, "svg#active g.bar text.value") == ["2", "2"]
+    streaks = _texts(driver, "table")[0].split("\n")
+    assert streaks[1:] == ["Ana 2", "Bo 1", "<script>alert(1)</script> 1"]  # shown as text
+    assert "<script>alert" not in driver.page_source  # type: ignore[attr-defined]
+
+
+async def test_forged_and_expired_links_get_403(chromium: object, site: Site) -> None:
+    driver = chromium
+    link = await site.link()
+    token = link.split("/dashboard/")[1].rstrip("/")
+    payload, mac = token.split(".")
+    forged = f"{site.base}/dashboard/{payload}.{mac[:-2]}xx/"
+    assert await asyncio.to_thread(_status, forged) == 403
+    await _open(driver, forged, "forged")
+    assert _texts(driver, "h1") == ["This link is not valid."]
+    other = f"{site.base}/dashboard/{payload[:-3]}abc.{mac}/insights"
+    assert await asyncio.to_thread(_status, other) == 403
+    assert await asyncio.to_thread(_status, f"{site.base}/dashboard/") == 404
+    site.clock.advance(25 * 3600)
+    assert await asyncio.to_thread(_status, link) == 403
+    await _open(driver, link, "expired")
+    assert _texts(driver, "h1") == ["This link has expired."]
+
+
+async def test_a_hindi_browser_sees_hindi(site: Site) -> None:
+    if not (CHROMIUM and DRIVER):
+        pytest.skip("chromium and chromium-driver are not installed")
+    driver = await asyncio.to_thread(_browser, "hi")
+    try:
+        link = await site.link()
+        assert await _open(driver, link, "leaderboards-hi") == []
+        assert _texts(driver, "nav a")[0] == "लीडरबोर्ड"
+        assert driver.title == "लीडरबोर्ड · सर्वकालिक · quizbot dashboard"
+        assert await _open(driver, link + "insights?lang=en", "insights-en") == []
+        assert _texts(driver, "nav a")[1] == "Insights"
+    finally:
+        await asyncio.to_thread(driver.quit)
+
+
+def test_links_cannot_be_made_without_the_secret() -> None:
+    signer = Signer(SECRET, "http://x")
+    token = signer.token(CHANNEL, "en", 1000.0)
+    assert Signer("another-secret-of-32-characters!", "http://x").check(token, 1001.0) == "forged"
+    granted = signer.check(token, 1001.0)
+    assert not isinstance(granted, str) and granted.scope.workspace_id == "T1"
+    assert signer.check(token, 1000.0 + 24 * 3600) == "expired"
+    assert Caller(ADMIN, CHANNEL, "en", True).is_admin
