@@ -245,7 +245,10 @@ async def test_nothing_due_says_when_the_next_card_is(
     await play(fake, clock, tiny, [False, True], user=BOB)
     practice = await fake.slash("quiz-review", user=BOB)
     assert practice.embeds[0]["title"] == "Review 1/1 · Tiny test bank"
-    assert "For practice: the 1 question you missed most recently." in practice.text()
+    assert (
+        "Nothing to review today: your next card is due in 1 day.\n"
+        "For practice: the 1 question you missed most recently."
+    ) in practice.text()
     assert shown(tiny, practice).id == "tiny-one"
 
 
