@@ -25,6 +25,9 @@ from bot.play.requests import (
     ListBanks,
     RaceStart,
     RaceStop,
+    RemindOff,
+    RemindOn,
+    RemindStatus,
     RemoveBank,
     Request,
     SetLanguage,
@@ -33,6 +36,7 @@ from bot.play.requests import (
     ShowStats,
     ShowTopics,
     StartQuiz,
+    StartReview,
     Usage,
 )
 from bot.ui import i18n
@@ -71,9 +75,26 @@ def choices(*values: str, prefix: str) -> list[app_commands.Choice[str]]:
     return [app_commands.Choice(name=text(f"{prefix}{value}"), value=value) for value in values]
 
 
+async def timezones(
+    interaction: discord.Interaction, current: str
+) -> list[app_commands.Choice[str]]:
+    return timezone_choices(current)
+
+
 def languages() -> list[app_commands.Choice[str]]:
     """The quiz languages, each named in itself."""
     return [app_commands.Choice(name=name, value=code) for code, name in i18n.LOCALE_NAMES.items()]
+
+
+_SUBCOMMAND_TYPES = (
+    discord.AppCommandOptionType.subcommand.value,
+    discord.AppCommandOptionType.subcommand_group.value,
+)
+
+
+def _listed(options: object) -> list[dict[str, object]]:
+    """An interaction's option list as sent, skipping what is not an option (forgeries)."""
+    return [o for o in options if isinstance(o, dict)] if isinstance(options, list) else []
 
 
 class QuizTree(app_commands.CommandTree):
@@ -85,16 +106,17 @@ class QuizTree(app_commands.CommandTree):
             return True
         data = dict(interaction.data or {})
         name = str(data.get("name", ""))
+        command: object = self.get_command(name, guild=interaction.guild) or self.get_command(name)
         options = data.get("options")
-        focused = next(
-            (
-                o.get("name")
-                for o in (options if isinstance(options, list) else ())
-                if isinstance(o, dict) and o.get("focused")
-            ),
-            None,
-        )
-        command = self.get_command(name, guild=interaction.guild) or self.get_command(name)
+        # A subcommand's options are nested in it (/quiz-remind on timezone:…).
+        while isinstance(command, app_commands.Group):
+            inner = _listed(options)
+            if not inner or inner[0].get("type") not in _SUBCOMMAND_TYPES:
+                break
+            name = f"{name} {inner[0].get('name')}"
+            command = command.get_command(str(inner[0].get("name")))
+            options = inner[0].get("options")
+        focused = next((o.get("name") for o in _listed(options) if o.get("focused")), None)
         if isinstance(command, app_commands.Command) and any(
             p.name == focused and p.autocomplete for p in command.parameters
         ):
@@ -122,11 +144,6 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     ) -> list[app_commands.Choice[str]]:
         return await topic_choices(handlers.engine, interaction, current, listed=True)
 
-    async def timezones(
-        interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return timezone_choices(current)
-
     @tree.command(name="quiz", description=text("cmd_quiz"))
     @app_commands.describe(topic=text("opt_topic"))
     @app_commands.autocomplete(topic=topics_named)
@@ -153,6 +170,12 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     async def stats(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowStats())
 
+    @tree.command(name="quiz-review", description=text("cmd_review"))
+    async def review(interaction: discord.Interaction) -> None:
+        await handlers.handle(interaction, StartReview())
+
+    tree.add_command(remind_group(handlers))
+
     @tree.command(name="quiz-lang", description=text("cmd_lang"))
     @app_commands.describe(language=text("opt_language"))
     @app_commands.choices(language=languages())
@@ -172,6 +195,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         time=text("opt_time"),
         timezone=text("opt_timezone"),
         reveal_hours=text("opt_reveal_hours"),
+        prefer_missed=text("opt_prefer_missed"),
     )
     @app_commands.choices(action=choices("on", "off", "status", prefix="action_"))
     @app_commands.autocomplete(topics=topic_list_choices, timezone=timezones)
@@ -182,9 +206,10 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         time: str | None = None,
         timezone: str | None = None,
         reveal_hours: app_commands.Range[float, 0.01, 24.0] | None = None,
+        prefer_missed: bool = False,
     ) -> None:
         asked: dict[str, Request] = {
-            "on": DailyOn(topics or "", time or "", timezone or "", reveal_hours),
+            "on": DailyOn(topics or "", time or "", timezone or "", reveal_hours, prefer_missed),
             "off": DailyOff(),
         }
         await handlers.handle(interaction, asked.get(action.value, DailyStatus()))
@@ -270,6 +295,29 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
             )
 
     return tree
+
+
+def remind_group(handlers: Handlers) -> app_commands.Group:
+    """/quiz-remind on | off | status: the player's daily review reminder, a DM. Subcommands
+    rather than an action option (as /quiz-daily has): only ``on`` takes a time and a
+    timezone, so Discord itself requires both there and offers neither to off or status."""
+    remind = app_commands.Group(name="quiz-remind", description=text("cmd_remind"))
+
+    @remind.command(name="on", description=text("cmd_remind_on"))
+    @app_commands.describe(time=text("opt_remind_time"), timezone=text("opt_timezone"))
+    @app_commands.autocomplete(timezone=timezones)
+    async def on(interaction: discord.Interaction, time: str, timezone: str) -> None:
+        await handlers.handle(interaction, RemindOn(time, timezone))
+
+    @remind.command(name="off", description=text("cmd_remind_off"))
+    async def off(interaction: discord.Interaction) -> None:
+        await handlers.handle(interaction, RemindOff())
+
+    @remind.command(name="status", description=text("cmd_remind_status"))
+    async def status(interaction: discord.Interaction) -> None:
+        await handlers.handle(interaction, RemindStatus())
+
+    return remind
 
 
 def bank_group(handlers: Handlers) -> app_commands.Group:

@@ -3,6 +3,7 @@ by hand: send slash commands and clicks, or click through a whole quiz, and prin
 the user would see.
 
     python -m tests.discord.drive slash quiz topic=offloading
+    python -m tests.discord.drive slash quiz-remind on time=09:00 timezone=Europe/Berlin
     python -m tests.discord.drive click <message id> <custom id>
     python -m tests.discord.drive play --topic offloading --clicks 5
     python -m tests.discord.drive play --message <message id>   # continue a quiz
@@ -44,8 +45,11 @@ class Driver:
         show(data)
         return data
 
-    async def slash(self, name: str, options: dict[str, str]) -> dict[str, Any]:
-        return await self.interact({"kind": "slash", "name": name, "options": options})
+    async def slash(
+        self, name: str, options: dict[str, str], subcommand: str | None = None
+    ) -> dict[str, Any]:
+        spec = {"kind": "slash", "name": name, "options": options, "subcommand": subcommand}
+        return await self.interact(spec)
 
     async def click(self, message_id: str, custom_id: str) -> dict[str, Any]:
         spec = {"kind": "click", "message_id": message_id, "custom_id": custom_id}
@@ -102,7 +106,10 @@ async def run(args: argparse.Namespace) -> None:
     async with aiohttp.ClientSession() as session:
         driver = Driver(session, args.url, who)
         if args.command == "slash":
-            await driver.slash(args.name_, dict(o.split("=", 1) for o in args.options))
+            # A word without "=" names the subcommand (/quiz-remind on …).
+            words = [o for o in args.options if "=" not in o]
+            options = dict(o.split("=", 1) for o in args.options if "=" in o)
+            await driver.slash(args.name_, options, words[0] if words else None)
         elif args.command == "click":
             await driver.click(args.message_id, args.custom_id)
         elif args.command == "play":
@@ -124,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     sub = top.add_subparsers(dest="command", required=True)
     slash = sub.add_parser("slash", help="send a slash command")
     slash.add_argument("name_", metavar="name")
-    slash.add_argument("options", nargs="*", help="option=value")
+    slash.add_argument("options", nargs="*", help="a subcommand, then option=value")
     click = sub.add_parser("click", help="click a button")
     click.add_argument("message_id")
     click.add_argument("custom_id")

@@ -999,14 +999,26 @@ class FakeDiscord:
         )
 
     async def autocomplete(
-        self, name: str, option: str, typed: str, *, user: FakeUser = ALICE, locale: str = "en-US"
+        self,
+        name: str,
+        option: str,
+        typed: str,
+        *,
+        subcommand: str | None = None,
+        user: FakeUser = ALICE,
+        locale: str = "en-US",
     ) -> list[dict[str, Any]]:
+        options: list[dict[str, Any]] = [
+            {"name": option, "type": 3, "value": typed, "focused": True}
+        ]
+        if subcommand is not None:
+            options = [{"name": subcommand, "type": 1, "options": options}]
         data = {
             "id": self.command_id(name),
             "name": name,
             "type": 1,
             "guild_id": GUILD_ID,
-            "options": [{"name": option, "type": 3, "value": typed, "focused": True}],
+            "options": options,
         }
         outcome = await self.interact(self.interaction(4, data, user=user, locale=locale))
         assert outcome.choices is not None
@@ -1033,7 +1045,8 @@ class FakeDiscord:
     # --- control API, for driving a bot by hand ----------------------------------------------
 
     async def _test_interact(self, request: web.Request) -> web.Response:
-        """POST {"kind": "slash", "name": "quiz", "options": {...}} or {"kind": "click",
+        """POST {"kind": "slash", "name": "quiz", "options": {...}} (with "subcommand":
+        "on" for /quiz-remind on) or {"kind": "click",
         "message_id": "...", "custom_id": "..."} or {"kind": "autocomplete", "name": ...,
         "option": ..., "value": ...}; optional "user" (id), "user_name", "locale",
         "permissions" (an integer) and "roles" (role ids). Answers the outcome."""
@@ -1048,7 +1061,11 @@ class FakeDiscord:
         try:
             if spec["kind"] == "slash":
                 outcome = await self.slash(
-                    spec["name"], user=user, locale=locale, **spec.get("options", {})
+                    spec["name"],
+                    spec.get("subcommand"),
+                    user=user,
+                    locale=locale,
+                    **spec.get("options", {}),
                 )
             elif spec["kind"] == "click":
                 outcome = await self.click(

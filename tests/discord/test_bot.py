@@ -141,7 +141,8 @@ async def test_leaderboard_and_stats(fake: FakeDiscord, bot: QuizClient, catalog
     stats = await fake.slash("quiz-stats")
     assert stats.ephemeral
     assert stats.embeds[0]["description"] == (
-        f"**Tiny test bank**: 2/2 right (100%) · {alice_points} points"
+        f"**Tiny test bank**: 2/2 right (100%) · {alice_points} points\n"
+        "    2 seen · 0 due today · retention — · chance to recall now 100%"
     )
     nothing = await fake.slash("quiz-stats", user=BOB)
     assert nothing.embeds[0]["description"] == t("en", "stats_empty")
@@ -311,6 +312,8 @@ async def test_commands_sync_only_when_they_change(
         "quiz",
         "quiz-leaderboard",
         "quiz-stats",
+        "quiz-review",
+        "quiz-remind",
         "quiz-lang",
         "quiz-topics",
         "quiz-daily",
@@ -325,8 +328,27 @@ async def test_commands_sync_only_when_they_change(
     assert quiz["description_localizations"] == {"hi": TEXT.t("hi", "cmd_quiz")}
     assert quiz["options"][0]["autocomplete"] is True
     assert all("bn" not in c["description_localizations"] for c in commands)
+    # Review and its reminder are a player's own: in DMs too; only `on` takes options.
+    named = {c["name"]: c for c in commands}
+    assert named["quiz-review"]["dm_permission"] and named["quiz-remind"]["dm_permission"]
+    assert named["quiz-review"]["options"] == []
+    remind = named["quiz-remind"]["options"]
+    assert [(o["name"], o["type"], len(o.get("options", []))) for o in remind] == [
+        ("on", 1, 2),
+        ("off", 1, 0),
+        ("status", 1, 0),
+    ]
+    assert [
+        (o["name"], o["type"], o["required"], o.get("autocomplete", False))
+        for o in remind[0]["options"]
+    ] == [
+        ("time", 3, True, False),
+        ("timezone", 3, True, True),
+    ]
+    for name, key in (("quiz-review", "cmd_review"), ("quiz-remind", "cmd_remind")):
+        assert named[name]["description_localizations"] == {"hi": TEXT.t("hi", key)}
     # A server's own banks: a group of three subcommands; none of it in DMs.
-    bank = commands[9]
+    bank = commands[11]
     assert [(o["name"], o["type"]) for o in bank["options"]] == [
         ("upload", 1),
         ("list", 1),
@@ -340,7 +362,7 @@ async def test_commands_sync_only_when_they_change(
     ]
     assert [c["value"] for c in upload["language"]["choices"]] == ["en", "hi", "bn"]
     assert bank["options"][2]["options"][0]["name"] == "id"
-    assert [c["dm_permission"] for c in commands[9:]] == [False, False, False]
+    assert [c["dm_permission"] for c in commands[11:]] == [False, False, False]
     async with running_bot(fake, engine):
         pass
     assert fake.command_syncs == 1

@@ -545,11 +545,12 @@ async def test_the_channel_commands_their_options_and_their_sync(
         assert commands[name]["description"] == TEXT.t("en", key)
         assert commands[name]["description_localizations"] == {"hi": TEXT.t("hi", key)}
     daily = {o["name"]: o for o in commands["quiz-daily"]["options"]}
-    assert list(daily) == ["action", "topics", "time", "timezone", "reveal_hours"]
+    assert list(daily) == ["action", "topics", "time", "timezone", "reveal_hours", "prefer_missed"]
     assert [c["value"] for c in daily["action"]["choices"]] == ["on", "off", "status"]
     assert daily["action"]["choices"][0]["name_localizations"] == {"hi": TEXT.t("hi", "action_on")}
     assert daily["topics"]["autocomplete"] and daily["timezone"]["autocomplete"]
     assert (daily["reveal_hours"]["type"], daily["reveal_hours"]["min_value"]) == (10, 0.01)
+    assert (daily["prefer_missed"]["type"], daily["prefer_missed"]["required"]) == (5, False)
     race = {o["name"]: o for o in commands["quiz-race"]["options"]}
     assert (race["seconds"]["min_value"], race["seconds"]["max_value"]) == (5, 120)
     competition = {o["name"]: o for o in commands["quiz-competition"]["options"]}
@@ -566,11 +567,11 @@ async def test_the_channel_commands_their_options_and_their_sync(
 
     async with running_bot(fake, channel_engine, commands=older_tree):
         pass
-    assert fake.command_syncs == 2 and len(fake.commands[None]) == 11
+    assert fake.command_syncs == 2 and len(fake.commands[None]) == 13
     for _ in range(2):
         async with running_bot(fake, channel_engine):
             pass
-    assert fake.command_syncs == 3 and len(fake.commands[None]) == 12
+    assert fake.command_syncs == 3 and len(fake.commands[None]) == 14
 
 
 async def test_the_admin_role_is_optional(fake: FakeDiscord, channel_engine: Engine) -> None:
