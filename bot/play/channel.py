@@ -95,10 +95,17 @@ def notice(locale: str, kind: str, **values: object) -> Notice:
     return Notice(locale, kind, t(locale, kind, **values))
 
 
+QUOTED = 60  # characters of a bad value quoted back: a pasted novel must not hide the usage
+
+
 def refusal(caller: Caller, kind: str, command: str, **values: object) -> Notice:
     """A bad argument: what is wrong; the platform adds the command's usage in its own
     syntax (``command``: daily, race or competition)."""
-    return Notice(caller.locale, kind, t(caller.locale, kind, **values), usage=command)
+    quoted = {
+        key: value[:QUOTED] + "…" if isinstance(value, str) and len(value) > QUOTED else value
+        for key, value in values.items()
+    }
+    return Notice(caller.locale, kind, t(caller.locale, kind, **quoted), usage=command)
 
 
 def choices(

@@ -290,14 +290,14 @@ class Engine:
         if problem:
             mine = problem != "not_yours"
             locale = run.locale if mine else await self.locale_for(player, platform_locale)
-            return Notice(locale, problem, t(locale, problem, topic=bank.id))
+            return _refused(run, bank, problem, locale)
         return await self._answer(run, bank, action)
 
     def _next(
         self, run: Run, bank: Bank, player: PlayerRef, action: codec.NextAction
     ) -> QuestionView | Notice:
         if run.player.id != player.id or run.player.platform != player.platform:
-            return Notice(run.locale, "not_yours", t(run.locale, "not_yours", topic=bank.id))
+            return _refused(run, bank, "not_yours", run.locale)
         if run.finished:
             return Notice(run.locale, "finished", t(run.locale, "finished", topic=bank.id))
         # A "next" from an older message shows the question the run is waiting on.
@@ -470,6 +470,13 @@ class Engine:
 
 def _percent(part: float, whole: int) -> int:
     return round(100 * part / whole)
+
+
+def _refused(run: Run, bank: Bank, problem: str, locale: str) -> Notice:
+    """Why a click does not count; someone else's review points to the player's own."""
+    if problem == "not_yours" and run.bank_id == REVIEW:
+        return Notice(locale, problem, t(locale, "review_not_yours"), usage="review")
+    return Notice(locale, problem, t(locale, problem, topic=bank.id))
 
 
 def _topic(bank: Bank, locale: str) -> TopicView:

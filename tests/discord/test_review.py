@@ -129,7 +129,8 @@ async def test_review_offers_exactly_the_questions_answered_wrong(
             first.message["id"], answer_button(outcome, question, number != 2)["custom_id"]
         )
         assert outcome.message["id"] == first.message["id"]  # updated in place
-        assert f"{number} of 3 answered · 0 points so far" in outcome.text()
+        assert f"\n{number} of 3 reviewed" in outcome.text()  # no running points
+        assert "points so far" not in outcome.text()
         if number == 2:
             assert "**❌ Not quite.**" in outcome.text()
             assert "Review answer: no points. This card comes back in 1 day." in outcome.text()
@@ -310,7 +311,9 @@ async def test_a_review_shows_only_the_players_own_cards(
     # Bob cannot answer Alice's review.
     refused = await fake.click(alice.message["id"], alice.buttons[0]["custom_id"], user=BOB)
     assert refused.ephemeral and refused.new_message
-    assert refused.text() == "This quiz belongs to someone else. Start your own with /quiz tiny."
+    assert refused.text() == (
+        "This review belongs to someone else.\n\nStart your review with /quiz-review."
+    )
     assert "One plus one?" in (await fake.slash("quiz-review", user=ALICE)).text()
 
 
@@ -346,9 +349,12 @@ async def test_a_forged_reminder_command_is_refused_without_a_crash(
     unknown = await fake.slash("quiz-remind", "snooze")
     assert unknown.ephemeral and unknown.text() == missing.text()
     # A value no client lets anyone type: refused within Discord's limits (the fake
-    # checks them), quoted but cut short.
+    # checks them), quoted cut short by the core, so the usage still follows.
     huge = await fake.slash("quiz-remind", "on", time="9" * 5000, timezone="x" * 5000)
-    assert huge.ephemeral and huge.text().startswith("“999") and huge.text().endswith("…")
+    assert huge.ephemeral and huge.text() == (
+        f"“{'9' * 60}…” is not a time of day like 09:30.\n\nUsage: /quiz-remind on"
+        " time:<HH:MM> timezone:<e.g. Europe/Berlin>, /quiz-remind off, /quiz-remind status"
+    )
     assert [r.levelname for r in caplog.records if r.name.startswith("adapters")] == [
         "WARNING",
         "WARNING",

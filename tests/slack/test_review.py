@@ -161,7 +161,7 @@ async def test_stats_show_the_cards_due_and_then_the_retention(
     stats = private(await slack.command("stats", "U1"))
     assert f"{OFFLOADING}: 6/8 right (75%) · " in stats
     assert "8 seen · 2 due today · retention — · chance to recall now " in stats
-    assert "You have 2 cards due for review today.\n/quiz review" in stats
+    assert "You have 2 cards due for review today.\nStart your review with /quiz review." in stats
 
     review = await slack.command("review", "U1")
     await play(slack, clock, review, key, "U1", lambda p: p == missed[0])
@@ -186,7 +186,8 @@ async def test_a_reminder_comes_once_on_a_day_with_cards_due(
 ) -> None:
     on = private(await slack.command("remind on 09:00 Europe/Berlin", "U1"))
     assert on == (
-        "Review reminder on: at 09:00 (Europe/Berlin), on days you have cards due.\n/quiz review"
+        "Review reminder on: at 09:00 (Europe/Berlin), on days you have cards due.\n"
+        "Start your review with /quiz review."
     )
     assert private(await slack.command("remind", "U1")) == on
     await quiz_with_misses(slack, clock, catalog)
@@ -200,7 +201,9 @@ async def test_a_reminder_comes_once_on_a_day_with_cards_due(
     assert reminders(fake) == []  # not before its time
     clock.at = moment("2026-11-03T09:00:30", "Europe/Berlin")
     await engine.scheduler.tick()
-    assert reminders(fake) == ["You have 2 questions due for review today.\n/quiz review"]
+    assert reminders(fake) == [
+        "You have 2 questions due for review today.\nStart your review with /quiz review."
+    ]
     (dm,) = fake.dms("U1")
     assert dm["text"].startswith("You have 2 questions due for review today.")
     clock.advance(60)
@@ -267,7 +270,7 @@ async def test_a_hindi_player_reviews_in_hindi(
     await play(slack, clock, await slack.command("tiny", "UHI"), key, "UHI", lambda p: False)
     clock.advance(DAY)
     stats = private(await slack.command("stats", "UHI"))
-    assert "आज आपके 2 कार्ड रिव्यू के लिए बाकी हैं।\n/quiz review" in stats
+    assert "आज आपके 2 कार्ड रिव्यू के लिए बाकी हैं।\n/quiz review से अपना रिव्यू शुरू करें।" in stats
     review = await slack.command("review", "UHI")
     assert "रिव्यू 1/2 · छोटा परीक्षण बैंक" in private(review)
     _, answers = await play(slack, clock, review, key, "UHI", lambda p: True)
@@ -327,7 +330,7 @@ async def test_a_review_never_shows_another_players_cards(
     # Grace clicking Ada's review answers nothing: it is not hers, and Ada's card is as it was.
     letter = right_letter(ada_review, key)
     refused = private(await slack.click(buttons(ada_review)[letter], "U2"))
-    assert refused == "This quiz belongs to someone else. Start your own with /quiz tiny."
+    assert refused == "This review belongs to someone else.\nStart your review with /quiz review."
     forged = buttons(ada_review)[letter][:-1] + "9"  # a choice the question does not have
     assert private(await slack.click(forged, "U1")).startswith("That button")
     assert "1 due today" in private(await slack.command("stats", "U1"))
