@@ -26,6 +26,8 @@ from bot.play.requests import (
     RemoveBank,
     Request,
     SetLanguage,
+    ShowDashboard,
+    ShowInsights,
     ShowLeaderboard,
     ShowProposals,
     ShowStats,
@@ -39,6 +41,7 @@ COMMAND = "/quiz"
 MAX_TOPIC = 100  # characters of a topic read from /quiz text
 HELP, TOPICS, LEADERBOARD, STATS, LANG = "help", "topics", "leaderboard", "stats", "lang"
 REVIEW, REMIND = "review", "remind"
+INSIGHTS, DASHBOARD = "insights", "dashboard"
 DAILY, RACE, COMPETITION = "daily", "race", "competition"
 BANK, PROPOSE, PROPOSALS = "bank", "propose", "proposals"
 _WORDS = {
@@ -51,6 +54,8 @@ _WORDS = {
     "stats": STATS,
     "review": REVIEW,
     "remind": REMIND,
+    "insights": INSIGHTS,
+    "dashboard": DASHBOARD,
     "lang": LANG,
     "language": LANG,
     "daily": DAILY,
@@ -228,7 +233,8 @@ def understood(body: object) -> bool:
 
 def request(text: str) -> Request | OpenForm:
     """Parse ``/quiz`` text: ``help``, ``topics``, ``leaderboard [week|month|all|competition]
-    [topic]``, ``stats``, ``review``, ``lang <code>``, the ``remind``, ``daily``, ``race``,
+    [topic]``, ``stats``, ``review``, ``insights [topic] [week|month|all]``, ``dashboard``,
+    ``lang <code>``, the ``remind``, ``daily``, ``race``,
     ``competition`` and ``bank`` commands, ``propose`` and ``proposals``, or else a topic to
     start a quiz on."""
     # Slack sends &, < and > in command text as HTML entities.
@@ -243,9 +249,7 @@ def request(text: str) -> Request | OpenForm:
         case "leaderboard" if COMPETITION in (w.casefold() for w in rest):
             return CompetitionStandings()
         case "leaderboard":
-            period = next((w.casefold() for w in rest if w.casefold() in PERIODS), "all")
-            topic = " ".join(w for w in rest if w.casefold() not in PERIODS) or None
-            return ShowLeaderboard(period, topic)
+            return ShowLeaderboard(*_period_and_topic(rest))
         case "lang":
             return SetLanguage(" ".join(rest))
         case "stats":
@@ -254,6 +258,11 @@ def request(text: str) -> Request | OpenForm:
             return StartReview()
         case "remind":
             return _remind(rest)
+        case "insights":
+            period, topic = _period_and_topic(rest)
+            return ShowInsights(topic, period)
+        case "dashboard":
+            return ShowDashboard()
         case "daily":
             return _daily(rest)
         case "race":
@@ -278,6 +287,13 @@ _START = re.compile(
     r"(?:\s+topics?\s+(?P<topics>.+))?$",
     re.IGNORECASE | re.DOTALL,
 )
+
+
+def _period_and_topic(rest: list[str]) -> tuple[str, str | None]:
+    """``[week|month|all] [topic]`` in either order (leaderboards and insights)."""
+    period = next((w.casefold() for w in rest if w.casefold() in PERIODS), "all")
+    topic = " ".join(w for w in rest if w.casefold() not in PERIODS)
+    return period, topic[:MAX_TOPIC] or None
 
 
 def _one_word(rest: list[str], kinds: Mapping[str, Request]) -> Request | None:

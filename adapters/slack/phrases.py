@@ -10,5 +10,13 @@ TEXT = Messages("adapters.slack", "slack")
 PHRASES = CataloguePhrases(
     TEXT,
     "/quiz ",
-    ("usage", "remind_usage", "daily_usage", "race_usage", "competition_usage", "bank_usage"),
+    (
+        "usage",
+        "remind_usage",
+        "daily_usage",
+        "race_usage",
+        "competition_usage",
+        "bank_usage",
+        "insights_usage",
+    ),
 )

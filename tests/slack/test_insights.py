@@ -1,0 +1,124 @@
+"""Insights and the dashboard link on Slack end to end: the real bolt app over signed
+HTTP, the real engine and store on a fake clock, the fake Slack; the link opens the
+bot's own dashboard over HTTP on 127.0.0.1."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import ClientSession, web
+
+from adapters.web.server import dashboard_app
+from bot.content.banks import Catalog
+from bot.insights.links import Signer
+from bot.persistence import Store
+from bot.play.engine import Engine
+
+from ..support.channel import FakeClock, moment
+from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
+from .support import answer_key, right_letter
+
+SECRET = "a-test-secret-of-32-characters!!"
+ADMIN = "UADMIN"
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock(moment("2027-01-04T07:00"))
+
+
+@pytest.fixture
+async def dashboard(unused_port: int) -> str:
+    return f"http://127.0.0.1:{unused_port}"
+
+
+@pytest.fixture
+async def engine(
+    catalog: Catalog, tmp_path: Path, clock: FakeClock, dashboard: str
+) -> AsyncIterator[Engine]:
+    store = await Store.open(tmp_path / "insights.db")
+    yield Engine(catalog, store, clock, count_refresh=0.0, dashboard=Signer(SECRET, dashboard))
+    await store.close()
+
+
+def private(reply: dict[str, Any]) -> str:
+    assert reply["response_type"] == "ephemeral" and reply["replace_original"] is False
+    return shown_text(reply)
+
+
+async def play_tiny(slack: SlackDriver, catalog: Catalog, user: str, rights: list[bool]) -> None:
+    key = answer_key(catalog)
+    question = await slack.command("tiny", user)
+    for right in rights:
+        letter = right_letter(question, key)
+        if not right:
+            letter = next(c for c in buttons(question) if c != letter)
+        feedback = await slack.click(buttons(question)[letter], user)
+        follow = buttons(feedback)
+        if not follow:
+            return
+        (next_id,) = follow.values()
+        question = await slack.click(next_id, user)
+
+
+async def test_an_admin_sees_the_teams_insights(slack: SlackDriver, catalog: Catalog) -> None:
+    await play_tiny(slack, catalog, "U1", [True, False])
+    await play_tiny(slack, catalog, "U2", [False, False])
+    shown = private(await slack.command("insights tiny week", ADMIN))
+    assert "Insights · last 7 days · Tiny test bank" in shown
+    assert "Tiny test bank: players 2 · answers 4 · right at first try 25% · retention —" in shown
+    assert "“Two times three?”: 0% right at first try (of 2) · most picked wrong: “Five”" in shown
+    assert "No flagged questions." in shown
+    assert "Active players per day: 01-04: 2" in shown
+    refused = private(await slack.command("insights", "U1"))
+    assert refused == "Only an admin can do that."
+    hindi = private(await slack.command("insights week", "UHI"))
+    assert hindi == "यह केवल एडमिन कर सकते हैं।"  # a member, in their own language
+
+
+async def test_the_dashboard_link_opens_the_teams_dashboard(
+    slack: SlackDriver, catalog: Catalog, engine: Engine, dashboard: str
+) -> None:
+    await play_tiny(slack, catalog, "U1", [True, True])
+    assert private(await slack.command("dashboard", "U1")) == "Only an admin can do that."
+    shown = private(await slack.command("dashboard", ADMIN))
+    assert "Your team's dashboard (only for you; the link works for 24 hours):" in shown
+    (link,) = re.findall(rf"{re.escape(dashboard)}/dashboard/\S+/", shown)
+    port = int(dashboard.rsplit(":", 1)[1])
+    runner = web.AppRunner(dashboard_app(engine, engine.insights.signer))  # type: ignore[arg-type]
+    await runner.setup()
+    await web.TCPSite(runner, "127.0.0.1", port).start()
+    try:
+        async with ClientSession() as http:
+            async with http.get(link) as page:
+                assert page.status == 200
+                body = await page.text()
+            async with http.get(link.replace("/dashboard/", "/dashboard/x")) as forged:
+                assert forged.status == 403
+    finally:
+        await runner.cleanup()
+    assert "<title>Leaderboard · all time · quizbot dashboard</title>" in body
+    assert '<text class="label" x="232" y="24" text-anchor="end">Ada</text>' in body
+
+
+async def test_the_daily_reveal_offers_admins_the_dashboard(
+    slack: SlackDriver, fake: FakeSlack, engine: Engine, clock: FakeClock
+) -> None:
+    on = private(await slack.command("daily on tiny 07:30 UTC 1", ADMIN))
+    assert on.startswith("Daily question on: Tiny test bank")
+    clock.advance(31 * 60)
+    await engine.scheduler.tick()
+    clock.advance(3600)
+    await engine.scheduler.tick()
+    post, reveal = fake.channel_posts("C1")
+    assert buttons({"blocks": post.blocks}).keys() != {"Dashboard (admins)"}
+    assert buttons({"blocks": reveal.blocks}) == {"Dashboard (admins)": "qz:l:dashboard"}
+    link = private(await slack.click("qz:l:dashboard", ADMIN, message_ts=reveal.ts))
+    assert link.startswith("Your team's dashboard (only for you;")
+    refused = private(await slack.click("qz:l:dashboard", "U1", message_ts=reveal.ts))
+    assert refused == "Only an admin can do that."
+    assert fake.channel_posts("C1")[1].edits == 0  # the public results stay as they are
