@@ -106,6 +106,8 @@ def test_the_manifest_creates_the_app_in_one_paste() -> None:
         "leaderboard [week|month|all|comp",
         "review",
         "remind on <HH:MM> <timezone>",
+        "insights [topic] [week|month|all]",
+        "dashboard",
     ):
         assert word in command["usage_hint"]
     # Slack's manifest schema: usage_hint ≤ 1000, description ≤ 2000, long_description 175-4000.
