@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -19,7 +20,7 @@ from bot.play.channel import Caller
 from bot.play.dispatch import expected_delivery
 from bot.play.engine import Engine
 from bot.play.requests import Click, Context, Delivery, ShowDashboard, ShowInsights
-from bot.ui.views import DailyRevealView, Notice
+from bot.ui.views import DailyRevealView, DashboardLink, Notice
 
 from .support.channel import (
     ADMIN,
@@ -213,8 +214,14 @@ async def test_insights_and_the_dashboard_link_in_chat(tmp_path: Path, catalog: 
     unknown = await engine.handle(ShowInsights("nope"), admin)
     assert isinstance(unknown.view, Notice) and unknown.view.usage == "insights"
     link = await engine.handle(ShowDashboard(), admin)
-    assert isinstance(link.view, Notice) and link.view.kind == "dashboard_link"
-    assert "https://quiz.example.com/dashboard/" in link.view.text and "24 hours" in link.view.text
+    assert isinstance(link.view, DashboardLink) and link.delivery is Delivery.PRIVATE
+    assert re.fullmatch(
+        r"https://quiz\.example\.com/dashboard/[0-9a-f]+\.[0-9a-f]{64}/", link.view.url
+    )
+    assert render(link.view) == (
+        "Your team's dashboard, only for you: the link works for 24 hours.\n\n"
+        f"Open: {link.view.url}"
+    )
     # The daily reveal carries the admins' button; clicking it gives the link privately.
     await engine.daily.on(Caller(ADMIN, CHANNEL, "en", True), "tiny", "07:00", "UTC", 1)
     await run_until(engine, clock, moment("2027-01-04T08:05"))
@@ -222,7 +229,7 @@ async def test_insights_and_the_dashboard_link_in_chat(tmp_path: Path, catalog: 
     assert isinstance(reveal, DailyRevealView) and reveal.dashboard == "qz:l:dashboard"
     assert expected_delivery(Click("qz:l:dashboard")) is Delivery.PRIVATE
     clicked = await engine.handle(Click("qz:l:dashboard"), admin)
-    assert clicked.delivery is Delivery.PRIVATE and clicked.view.kind == "dashboard_link"  # type: ignore[union-attr]
+    assert clicked.delivery is Delivery.PRIVATE and isinstance(clicked.view, DashboardLink)
     by_member = await engine.handle(Click("qz:l:dashboard"), member)
     assert by_member.view.kind == "admin_only"  # type: ignore[union-attr]
     # Opened to everyone by the settings; and no dashboard without a secret.

@@ -11,8 +11,7 @@ from bot.play.channel import Caller, notice, refusal
 from bot.play.clock import Clock
 from bot.play.library import Library
 from bot.play.refs import ScopeRef
-from bot.ui.messages import t
-from bot.ui.views import ActiveDay, InsightsView, Notice, QuestionRow, TopicRow
+from bot.ui.views import ActiveDay, DashboardLink, InsightsView, Notice, QuestionRow, TopicRow
 
 HARDEST = 3  # questions shown per topic in chat
 SHOWN_DAYS = 14  # days of participation shown in chat
@@ -43,7 +42,7 @@ class Insights:
         self._for_everyone = for_everyone
         self.signer = signer
 
-    def dashboard_link(self, caller: Caller) -> Notice:
+    def dashboard_link(self, caller: Caller) -> DashboardLink | Notice:
         loc = caller.locale
         if not caller.is_admin:
             return notice(loc, "admin_only")
@@ -51,8 +50,7 @@ class Insights:
             return notice(loc, "dashboard_off")
         workspace = ScopeRef(caller.scope.platform, caller.scope.workspace_id)
         link = self.signer.link(workspace, loc, self._clock.now())
-        hours = round(self.signer.lifetime / 3600)
-        return Notice(loc, "dashboard_link", t(loc, "dashboard_link", link=link, hours=hours))
+        return DashboardLink(loc, link, round(self.signer.lifetime / 3600))
 
     async def report(
         self, scope: ScopeRef, period: str = "all", topic: str | None = None

@@ -40,6 +40,7 @@ from bot.ui.views import (
     ChoiceView,
     DailyPostView,
     DailyRevealView,
+    DashboardLink,
     Feedback,
     InsightsView,
     Leaderboard,
@@ -374,6 +375,12 @@ def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
         participation.append((t(loc, "insights_streaks"), " ", streaks))
     blocks.append(Note(tuple(participation)))
     return _one(Tone.INFO, *blocks)
+
+
+@layout.register
+def _dashboard_link(view: DashboardLink, phrases: Phrasebook) -> Document:
+    text = t(view.locale, "dashboard_link", hours=view.hours)
+    return _one(Tone.INFO, paragraph(text), Links(t(view.locale, "dashboard_open"), (view.url,)))
 
 
 # --- channel play ---------------------------------------------------------------------------

@@ -286,6 +286,15 @@ class ActiveDay:
 
 
 @dataclass(frozen=True)
+class DashboardLink:
+    """An admin's private link to the workspace's dashboard."""
+
+    locale: str
+    url: str
+    hours: int  # how long it works
+
+
+@dataclass(frozen=True)
 class InsightsView:
     """What the team knows, for a lead: per topic, flagged questions, participation."""
 
@@ -317,5 +326,6 @@ View = (
     | RaceLockedView
     | ProposalList
     | InsightsView
+    | DashboardLink
     | ChannelView
 )

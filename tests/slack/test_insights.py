@@ -86,8 +86,8 @@ async def test_the_dashboard_link_opens_the_teams_dashboard(
     await play_tiny(slack, catalog, "U1", [True, True])
     assert private(await slack.command("dashboard", "U1")) == "Only an admin can do that."
     shown = private(await slack.command("dashboard", ADMIN))
-    assert "Your team's dashboard (only for you; the link works for 24 hours):" in shown
-    (link,) = re.findall(rf"{re.escape(dashboard)}/dashboard/\S+/", shown)
+    assert "Your team's dashboard, only for you: the link works for 24 hours." in shown
+    (link,) = re.findall(rf"Open: ({re.escape(dashboard)}/dashboard/[0-9a-f.]+/)", shown)
     port = int(dashboard.rsplit(":", 1)[1])
     runner = web.AppRunner(dashboard_app(engine, engine.insights.signer))  # type: ignore[arg-type]
     await runner.setup()
@@ -118,7 +118,7 @@ async def test_the_daily_reveal_offers_admins_the_dashboard(
     assert buttons({"blocks": post.blocks}).keys() != {"Dashboard (admins)"}
     assert buttons({"blocks": reveal.blocks}) == {"Dashboard (admins)": "qz:l:dashboard"}
     link = private(await slack.click("qz:l:dashboard", ADMIN, message_ts=reveal.ts))
-    assert link.startswith("Your team's dashboard (only for you;")
+    assert link.startswith("Your team's dashboard, only for you:")
     refused = private(await slack.click("qz:l:dashboard", "U1", message_ts=reveal.ts))
     assert refused == "Only an admin can do that."
     assert fake.channel_posts("C1")[1].edits == 0  # the public results stay as they are

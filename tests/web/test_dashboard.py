@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import re
 import shutil
 import urllib.error
 import urllib.request
@@ -27,6 +26,7 @@ from bot.play.engine import Engine
 from bot.play.memory import Memory
 from bot.play.refs import PlayerRef
 from bot.play.requests import Context, ShowDashboard
+from bot.ui.views import DashboardLink
 
 from ..support.channel import ADMIN, CHANNEL, FakeClock, moment
 from ..test_review import answer_quiz
@@ -70,9 +70,8 @@ class Site:
 
     async def link(self) -> str:
         reply = await self.engine.handle(ShowDashboard(), Context(ADMIN, CHANNEL, None, True))
-        found = re.search(r"https?://\S+", reply.view.text)  # type: ignore[union-attr]
-        assert found, reply
-        return found[0]
+        assert isinstance(reply.view, DashboardLink), reply
+        return reply.view.url
 
 
 @pytest.fixture
