@@ -31,6 +31,8 @@ from bot.play.requests import (
     RemoveBank,
     Request,
     SetLanguage,
+    ShowDashboard,
+    ShowInsights,
     ShowLeaderboard,
     ShowProposals,
     ShowStats,
@@ -47,6 +49,7 @@ from .handlers import Handlers
 from .phrases import TEXT
 
 COMPETITION = "competition"  # the leaderboard period that shows the competition's standings
+INSIGHT_PERIODS = ("week", "month", "all")  # the last 7 days, the last 30 days, all time
 
 log = logging.getLogger(__name__)
 
@@ -267,6 +270,25 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     @app_commands.guild_only()
     async def proposals(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowProposals())
+
+    # For leads, about a server's team: not offered in DMs (nobody is an admin there).
+    @tree.command(name="quiz-insights", description=text("cmd_insights"))
+    @app_commands.guild_only()
+    @app_commands.describe(topic=text("opt_board_topic"), period=text("opt_period"))
+    @app_commands.autocomplete(topic=topics_named)
+    @app_commands.choices(period=choices(*INSIGHT_PERIODS, prefix="insights_period_"))
+    async def insights(
+        interaction: discord.Interaction,
+        topic: str | None = None,
+        period: app_commands.Choice[str] | None = None,
+    ) -> None:
+        request = ShowInsights(topic, period.value if period else "all")
+        await handlers.handle(interaction, request)
+
+    @tree.command(name="quiz-dashboard", description=text("cmd_dashboard"))
+    @app_commands.guild_only()
+    async def dashboard(interaction: discord.Interaction) -> None:
+        await handlers.handle(interaction, ShowDashboard())
 
     @tree.error
     async def on_error(

@@ -23,6 +23,7 @@ from bot.play.requests import (
     DailyOn,
     DailyStatus,
     Delivery,
+    InsightRequest,
     RaceStart,
     RaceStop,
     Reply,
@@ -138,13 +139,15 @@ class Handlers:
     async def _reply(
         self, interaction: discord.Interaction, request: Request, context: Context
     ) -> Reply:
-        """Channel play and a server's own banks happen in a server; channel play only
-        where the bot may post."""
+        """Channel play, a server's own banks and its insights happen in a server; channel
+        play only where the bot may post."""
         refusal = None
         if isinstance(request, BankRequest) and interaction.guild_id is None:
             refusal = "dm_no_banks"  # a DM is nobody's server: no admin, no banks
         elif isinstance(request, _CHANNEL_PLAY) and interaction.guild_id is None:
             refusal = "dm_no_channel_play"
+        elif isinstance(request, InsightRequest) and interaction.guild_id is None:
+            refusal = "dm_no_insights"  # insights are about a server's team
         elif isinstance(request, _POSTS) and not can_post(interaction):
             refusal = "cannot_post_here"
         if refusal is None:

@@ -137,13 +137,16 @@ def _markup(block: doc.Note) -> bool:
 
 
 def _embed(card: doc.Card) -> discord.Embed:
-    title = next((b.text for b in card.blocks if isinstance(b, doc.Heading)), None)
+    # The first heading is the embed's title; a later one (insights' "Flagged questions")
+    # heads its part of the description.
+    heading = next((b for b in card.blocks if isinstance(b, doc.Heading)), None)
+    title = heading.text if heading else None
     body: list[str] = []
     fields: list[tuple[str, str]] = []
     footer: list[str] = []
     for block in card.blocks:
         match block:
-            case doc.Heading():
+            case doc.Heading() if block is heading:
                 continue
             case doc.Links(label, _) | doc.Ranking(title=str(label)):
                 fields.append((label, _paragraph(block)))

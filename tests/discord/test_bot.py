@@ -323,6 +323,8 @@ async def test_commands_sync_only_when_they_change(
         "quiz-bank",
         "quiz-propose",
         "quiz-proposals",
+        "quiz-insights",
+        "quiz-dashboard",
     ]
     quiz = commands[0]
     assert quiz["description_localizations"] == {"hi": TEXT.t("hi", "cmd_quiz")}
@@ -362,7 +364,24 @@ async def test_commands_sync_only_when_they_change(
     ]
     assert [c["value"] for c in upload["language"]["choices"]] == ["en", "hi", "bn"]
     assert bank["options"][2]["options"][0]["name"] == "id"
-    assert [c["dm_permission"] for c in commands[11:]] == [False, False, False]
+    assert [c["dm_permission"] for c in commands[11:]] == [False] * 5
+    # Insights: a topic completed like /quiz's, a period of three choices, named in Hindi.
+    insights = {o["name"]: o for o in named["quiz-insights"]["options"]}
+    assert [(name, o["type"], o["required"]) for name, o in insights.items()] == [
+        ("topic", 3, False),
+        ("period", 3, False),
+    ]
+    assert insights["topic"]["autocomplete"] is True
+    assert [
+        (c["value"], c["name"], c["name_localizations"]) for c in insights["period"]["choices"]
+    ] == [
+        ("week", "last 7 days", {"hi": "पिछले 7 दिन"}),
+        ("month", "last 30 days", {"hi": "पिछले 30 दिन"}),
+        ("all", "all time", {"hi": "अब तक"}),
+    ]
+    assert named["quiz-dashboard"]["options"] == []
+    for name, key in (("quiz-insights", "cmd_insights"), ("quiz-dashboard", "cmd_dashboard")):
+        assert named[name]["description_localizations"] == {"hi": TEXT.t("hi", key)}
     async with running_bot(fake, engine):
         pass
     assert fake.command_syncs == 1

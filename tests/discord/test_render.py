@@ -72,6 +72,25 @@ def test_a_card_is_an_embed() -> None:
     assert embed["footer"] == {"text": "1 of 8 answered"}
 
 
+def test_a_later_heading_heads_its_part_of_the_description() -> None:
+    _, payload = rendered(
+        Card(
+            Tone.INFO,
+            (
+                Heading("Insights · all time"),
+                Text((("Tiny: players 2",),)),
+                Heading("Flagged questions"),
+                Text((("No flagged questions.",),)),
+            ),
+        )
+    )
+    (embed,) = payload["embeds"]
+    assert embed["title"] == "Insights · all time"
+    assert embed["description"] == (
+        "Tiny: players 2\n\n**Flagged questions**\n\nNo flagged questions."
+    )
+
+
 async def test_a_plain_card_is_message_text_and_buttons_are_stopped_views() -> None:
     reply, payload = rendered(
         Card(Tone.PLAIN, (Text((("This quiz belongs to someone else.",),)),)),
