@@ -31,7 +31,7 @@ from .support import running_bot
 BERLIN = "Europe/Berlin"
 BASE_URL = "https://quiz.example.com"
 SIGNER = Signer("a-test-secret-of-32-characters!!", BASE_URL)
-LINK = re.compile(re.escape(BASE_URL) + r"/dashboard/([A-Za-z0-9_.-]+)/")
+LINK = re.compile(re.escape(BASE_URL) + r"/dashboard/([0-9a-f]+\.[0-9a-f]{64})/")
 ADMIN_ONLY = "Only an admin can do that."
 
 
@@ -74,8 +74,8 @@ async def play_fixture(fake: FakeDiscord) -> None:
 
 def dashboard_access(outcome: Outcome) -> Access | str:
     """What the link in a private reply grants, checked with the operator's secret."""
-    found = LINK.search(outcome.content)
-    assert found is not None, outcome.content
+    found = LINK.search(outcome.text())
+    assert found is not None, outcome.text()
     return SIGNER.check(found.group(1), moment("2026-11-02T09:00", BERLIN))
 
 
@@ -131,8 +131,9 @@ async def test_a_hindi_admin_reads_insights_in_hindi(fake: FakeDiscord, bot: Non
 
 async def test_the_dashboard_link_is_an_admins_alone(fake: FakeDiscord, bot: None) -> None:
     link = await fake.slash("quiz-dashboard", user=OWEN)
-    assert link.ephemeral and link.content.startswith(
-        f"Your team's dashboard (only for you; the link works for 24 hours): {BASE_URL}/dashboard/"
+    assert link.ephemeral and link.text().startswith(
+        "Your team's dashboard, only for you: the link works for 24 hours.\n"
+        f"Open {BASE_URL}/dashboard/"
     )
     access = dashboard_access(link)
     assert isinstance(access, Access) and access.scope == ScopeRef("discord", GUILD_ID)
