@@ -4,6 +4,7 @@ bot's own dashboard over HTTP on 127.0.0.1."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from bot.insights.links import Signer
 from bot.persistence import Store
 from bot.play.engine import Engine
 
+from ..support.browser import CHROMIUM, DRIVER, browser, load, texts
 from ..support.channel import FakeClock, moment
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 from .support import answer_key, right_letter
@@ -99,6 +101,14 @@ async def test_the_dashboard_link_opens_the_teams_dashboard(
                 body = await page.text()
             async with http.get(link.replace("/dashboard/", "/dashboard/x")) as forged:
                 assert forged.status == 403
+        if CHROMIUM and DRIVER:  # and as the admin sees it, in a real browser
+            chromium = await asyncio.to_thread(browser, "en")
+            try:
+                assert await load(chromium, link, "from-slack") == []
+                assert texts(chromium, "svg#points g.bar text.label") == ["Ada"]
+                assert texts(chromium, "svg#points g.bar text.value") == ["30"]
+            finally:
+                await asyncio.to_thread(chromium.quit)
     finally:
         await runner.cleanup()
     assert "<title>Leaderboard · all time · quizbot dashboard</title>" in body

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import shutil
 import urllib.error
 import urllib.request
 from collections.abc import AsyncIterator, Iterator
@@ -28,28 +27,13 @@ from bot.play.refs import PlayerRef
 from bot.play.requests import Context, ShowDashboard
 from bot.ui.views import DashboardLink
 
+from ..support.browser import CHROMIUM, DRIVER, browser, load, texts
 from ..support.channel import ADMIN, CHANNEL, FakeClock, moment
 from ..test_review import answer_quiz
 
-CHROMIUM, DRIVER = shutil.which("chromium"), shutil.which("chromedriver")
-ARTIFACTS = Path(os.environ.get("QUIZBOT_TEST_ARTIFACTS", "test-artifacts")) / "dashboard"
 SECRET = "a-test-secret-of-32-characters!!"
 SNEAKY = PlayerRef("slack", "U9", "<script>alert(1)</script>")
 PLAYERS = [PlayerRef("slack", f"U{i}", name) for i, name in enumerate(["Ana", "Bo", "Cy"])]
-
-
-def _browser(language: str):  # type: ignore[no-untyped-def]
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = str(CHROMIUM)
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=412,900"):
-        options.add_argument(flag)
-    options.add_argument(f"--lang={language}")
-    options.add_experimental_option("prefs", {"intl.accept_languages": language})
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=Service(str(DRIVER)))
 
 
 @pytest.fixture(scope="module")
@@ -58,8 +42,7 @@ def chromium() -> Iterator[object]:
         if os.environ.get("CI"):
             pytest.fail("CI is set but chromium and chromium-driver are not installed")
         pytest.skip("chromium and chromium-driver are not installed")
-    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager: never download
-    driver = _browser("en")
+    driver = browser("en")
     yield driver
     driver.quit()
 
@@ -94,21 +77,6 @@ async def site(tmp_path: Path, catalog: Catalog, unused_port: int) -> AsyncItera
     await store.close()
 
 
-async def _open(driver, url: str, shot: str):  # type: ignore[no-untyped-def]
-    """Load a page (off the event loop, which serves it); its console errors; a screenshot."""
-    await asyncio.to_thread(driver.get, url)
-    ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    await asyncio.to_thread(driver.save_screenshot, str(ARTIFACTS / f"{shot}.png"))
-    logs = await asyncio.to_thread(driver.get_log, "browser")
-    return [entry["message"] for entry in logs if entry["level"] == "SEVERE"]
-
-
-def _texts(driver, selector: str) -> list[str]:  # type: ignore[no-untyped-def]
-    from selenium.webdriver.common.by import By
-
-    return [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]
-
-
 def _status(url: str) -> int:
     try:
         with urllib.request.urlopen(url) as response:
@@ -121,33 +89,33 @@ async def test_every_page_in_chromium(chromium: object, site: Site) -> None:
     driver = chromium
     link = await site.link()
     assert link.startswith(f"{site.base}/dashboard/")
-    assert await _open(driver, link, "leaderboards") == []
+    assert await load(driver, link, "leaderboards") == []
     assert driver.title == "Leaderboard · all time · quizbot dashboard"  # type: ignore[attr-defined]
     # Ana: 10 + 20 (tiny) + 10 + 10 (offloading's first and third, both easy); Bo: 10.
-    assert _texts(driver, "svg#points g.bar text.label") == ["Ana", "Bo"]
-    assert _texts(driver, "svg#points g.bar text.value") == ["50", "10"]
-    assert await _open(driver, link + "?period=week&topic=tiny", "leaderboard-week-tiny") == []
-    assert _texts(driver, "svg#points g.bar text.label") == ["Ana", "Bo"]
-    assert _texts(driver, "svg#points g.bar text.value") == ["30", "10"]
+    assert texts(driver, "svg#points g.bar text.label") == ["Ana", "Bo"]
+    assert texts(driver, "svg#points g.bar text.value") == ["50", "10"]
+    assert await load(driver, link + "?period=week&topic=tiny", "leaderboard-week-tiny") == []
+    assert texts(driver, "svg#points g.bar text.label") == ["Ana", "Bo"]
+    assert texts(driver, "svg#points g.bar text.value") == ["30", "10"]
 
-    assert await _open(driver, link + "insights?topic=tiny", "insights") == []
-    assert _texts(driver, "svg#accuracy-0 g.bar text.label") == [
+    assert await load(driver, link + "insights?topic=tiny", "insights") == []
+    assert texts(driver, "svg#accuracy-0 g.bar text.label") == [
         "Two times three?",
         "One plus one?",
     ]
-    assert _texts(driver, "svg#accuracy-0 g.bar text.value") == ["33% (3)", "67% (3)"]
-    rows = _texts(driver, "table")[0]
+    assert texts(driver, "svg#accuracy-0 g.bar text.value") == ["33% (3)", "67% (3)"]
+    rows = texts(driver, "table")[0]
     assert "Tiny test bank 3 6 50% —" in rows.replace("\n", " ")
 
-    assert await _open(driver, link + "question/tiny/tiny-two", "question") == []
-    assert _texts(driver, "svg#choices g.bar text.label") == ["Five", "Six (right)"]
-    assert _texts(driver, "svg#choices g.bar text.value") == ["2", "1"]
-    assert len(_texts(driver, "svg.chart")) == 2  # overall, and the one week with answers
+    assert await load(driver, link + "question/tiny/tiny-two", "question") == []
+    assert texts(driver, "svg#choices g.bar text.label") == ["Five", "Six (right)"]
+    assert texts(driver, "svg#choices g.bar text.value") == ["2", "1"]
+    assert len(texts(driver, "svg.chart")) == 2  # overall, and the one week with answers
 
-    assert await _open(driver, link + "participation", "participation") == []
-    assert _texts(driver, "svg#active g.bar text.label") == ["2027-01-04", "2027-01-05"]
-    assert _texts(driver, "svg#active g.bar text.value") == ["2", "2"]
-    streaks = _texts(driver, "table")[0].split("\n")
+    assert await load(driver, link + "participation", "participation") == []
+    assert texts(driver, "svg#active g.bar text.label") == ["2027-01-04", "2027-01-05"]
+    assert texts(driver, "svg#active g.bar text.value") == ["2", "2"]
+    streaks = texts(driver, "table")[0].split("\n")
     assert streaks[1:] == ["Ana 2", "Bo 1", "<script>alert(1)</script> 1"]  # shown as text
     assert "<script>alert" not in driver.page_source  # type: ignore[attr-defined]
 
@@ -159,28 +127,28 @@ async def test_forged_and_expired_links_get_403(chromium: object, site: Site) ->
     payload, mac = token.split(".")
     forged = f"{site.base}/dashboard/{payload}.{mac[:-2]}xx/"
     assert await asyncio.to_thread(_status, forged) == 403
-    await _open(driver, forged, "forged")
-    assert _texts(driver, "h1") == ["This link is not valid."]
+    await load(driver, forged, "forged")
+    assert texts(driver, "h1") == ["This link is not valid."]
     other = f"{site.base}/dashboard/{payload[:-3]}abc.{mac}/insights"
     assert await asyncio.to_thread(_status, other) == 403
     assert await asyncio.to_thread(_status, f"{site.base}/dashboard/") == 404
     site.clock.advance(25 * 3600)
     assert await asyncio.to_thread(_status, link) == 403
-    await _open(driver, link, "expired")
-    assert _texts(driver, "h1") == ["This link has expired."]
+    await load(driver, link, "expired")
+    assert texts(driver, "h1") == ["This link has expired."]
 
 
 async def test_a_hindi_browser_sees_hindi(site: Site) -> None:
     if not (CHROMIUM and DRIVER):
         pytest.skip("chromium and chromium-driver are not installed")
-    driver = await asyncio.to_thread(_browser, "hi")
+    driver = await asyncio.to_thread(browser, "hi")
     try:
         link = await site.link()
-        assert await _open(driver, link, "leaderboards-hi") == []
-        assert _texts(driver, "nav a")[0] == "लीडरबोर्ड"
+        assert await load(driver, link, "leaderboards-hi") == []
+        assert texts(driver, "nav a")[0] == "लीडरबोर्ड"
         assert driver.title == "लीडरबोर्ड · सर्वकालिक · quizbot dashboard"
-        assert await _open(driver, link + "insights?lang=en", "insights-en") == []
-        assert _texts(driver, "nav a")[1] == "Insights"
+        assert await load(driver, link + "insights?lang=en", "insights-en") == []
+        assert texts(driver, "nav a")[1] == "Insights"
     finally:
         await asyncio.to_thread(driver.quit)
 
