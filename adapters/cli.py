@@ -371,6 +371,36 @@ def _cmd_db_backup(args: argparse.Namespace) -> int:
     return asyncio.run(_engine_work(_settings(args).core, work))
 
 
+def _cmd_db_forget(args: argparse.Namespace) -> int:
+    """Delete a player's data (in one workspace or all of theirs), or a whole workspace's."""
+    if args.player is None and args.workspace is None:
+        raise SetupError("quizbot db forget needs --player PLATFORM:ID, --workspace, or both", 2)
+    if args.player and args.workspace and args.player[0] != args.workspace.platform:
+        raise SetupError("--player and --workspace name different platforms", 2)
+
+    async def work(engine: Engine) -> int:
+        forget = engine.store.forget
+        if args.player is None:
+            scope = args.workspace
+            done = {scope.workspace_id: await forget.workspace(scope.platform, scope.workspace_id)}
+            who = f"workspace {scope.platform}:{scope.workspace_id}"
+        else:
+            platform, player_id = args.player
+            where = args.workspace.workspace_id if args.workspace else None
+            done = await forget.player(platform, player_id, where)
+            who = f"{platform}:{player_id}"
+        if not any(forgotten.total for forgotten in done.values()):
+            print(f"nothing stored for {who}")
+        for workspace, forgotten in done.items():
+            tables = ", ".join(
+                f"{table} {count}" for table, count in sorted(forgotten.rows.items())
+            )
+            print(f"forgot {who} in {workspace}: {forgotten.total} rows ({tables})")
+        return 0
+
+    return asyncio.run(_engine_work(_settings(args).core, work))
+
+
 def _cmd_banks_check(args: argparse.Namespace) -> int:
     paths = [Path(p) for p in args.paths] or [SHIPPED_BANKS, *_settings(args).core.banks]
     missing = [p for p in paths if not p.exists()]
@@ -479,11 +509,16 @@ def _cmd_review(args: argparse.Namespace) -> int:
         return 130
 
 
-def _workspace(text: str) -> ScopeRef:
-    platform, _, workspace = text.partition(":")
-    if platform not in ("slack", "discord", "terminal") or not workspace:
+def _platform_id(text: str) -> tuple[str, str]:
+    """``PLATFORM:ID``: a workspace's or a player's id on a platform."""
+    platform, _, found = text.partition(":")
+    if platform not in ("slack", "discord", "terminal") or not found:
         raise argparse.ArgumentTypeError(f"must be PLATFORM:ID, e.g. slack:T0123, not '{text}'")
-    return ScopeRef(platform, workspace)
+    return platform, found
+
+
+def _workspace(text: str) -> ScopeRef:
+    return ScopeRef(*_platform_id(text))
 
 
 def _cmd_insights(args: argparse.Namespace) -> int:
@@ -689,6 +724,20 @@ def parser() -> argparse.ArgumentParser:
     )
     db_option(moving)
     moving.set_defaults(func=_cmd_db_migrate)
+    forget = database_sub.add_parser(
+        "forget", help="delete a player's data, or a workspace's, now (while the bot runs)"
+    )
+    forget.add_argument(
+        "--player",
+        type=_platform_id,
+        metavar="PLATFORM:ID",
+        help="the player, e.g. slack:U0123 (every workspace of theirs unless --workspace)",
+    )
+    forget.add_argument(
+        "--workspace", type=_workspace, metavar="PLATFORM:ID", help="e.g. slack:T0123"
+    )
+    db_option(forget)
+    forget.set_defaults(func=_cmd_db_forget)
     backup = database_sub.add_parser("backup", help="copy the database while the bot runs")
     backup.add_argument("target", help="the new backup file")
     db_option(backup)

@@ -22,6 +22,7 @@ from bot.play.requests import (
     DailyOff,
     DailyOn,
     DailyStatus,
+    ForgetMe,
     ListBanks,
     RaceStart,
     RaceStop,
@@ -289,6 +290,10 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     @app_commands.guild_only()
     async def dashboard(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowDashboard())
+
+    @tree.command(name="quiz-forget-me", description=text("cmd_forget_me"))
+    async def forget_me(interaction: discord.Interaction) -> None:
+        await handlers.handle(interaction, ForgetMe())
 
     @tree.error
     async def on_error(

@@ -17,6 +17,7 @@ from bot.play.requests import (
     DailyOff,
     DailyOn,
     DailyStatus,
+    ForgetMe,
     ListBanks,
     RaceStart,
     RaceStop,
@@ -41,7 +42,7 @@ COMMAND = "/quiz"
 MAX_TOPIC = 100  # characters of a topic read from /quiz text
 HELP, TOPICS, LEADERBOARD, STATS, LANG = "help", "topics", "leaderboard", "stats", "lang"
 REVIEW, REMIND = "review", "remind"
-INSIGHTS, DASHBOARD = "insights", "dashboard"
+INSIGHTS, DASHBOARD, FORGET_ME = "insights", "dashboard", "forget-me"
 DAILY, RACE, COMPETITION = "daily", "race", "competition"
 BANK, PROPOSE, PROPOSALS = "bank", "propose", "proposals"
 _WORDS = {
@@ -56,6 +57,7 @@ _WORDS = {
     "remind": REMIND,
     "insights": INSIGHTS,
     "dashboard": DASHBOARD,
+    "forget-me": FORGET_ME,
     "lang": LANG,
     "language": LANG,
     "daily": DAILY,
@@ -263,6 +265,8 @@ def request(text: str) -> Request | OpenForm:
             return ShowInsights(topic, period)
         case "dashboard":
             return ShowDashboard()
+        case "forget-me":
+            return ForgetMe()
         case "daily":
             return _daily(rest)
         case "race":

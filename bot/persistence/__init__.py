@@ -18,6 +18,7 @@ from bot.persistence.cards import CardRepository, Retention, StoredCard
 from bot.persistence.competitions import CompetitionRepository
 from bot.persistence.dailies import DailyRepository
 from bot.persistence.database import BUSY_TIMEOUT_MS, MAX_BATCH, Database
+from bot.persistence.forgetting import ForgetRepository, Forgotten
 from bot.persistence.insights import InsightRepository
 from bot.persistence.races import RaceRepository
 from bot.persistence.reminders import ReminderRepository
@@ -48,6 +49,7 @@ class Store:
         self.cards = CardRepository(database)
         self.reminders = ReminderRepository(database)
         self.insights = InsightRepository(database)
+        self.forget = ForgetRepository(database, runs)
         self.path = database.path
         self.runs = runs
         self.boards = BoardRepository(database)
@@ -98,6 +100,8 @@ __all__ = [
     "Credit",
     "DailyRepository",
     "Database",
+    "ForgetRepository",
+    "Forgotten",
     "InsightRepository",
     "Proposal",
     "RaceRepository",

@@ -73,6 +73,25 @@ class RunRepository:
         self._runs[run.id] = run
         self._in_progress += 1
 
+    def forget_cached(
+        self, platform: str, player_id: str | None, workspace: str | None = None
+    ) -> None:
+        """Drop cached runs of a player (or of a workspace) whose rows were deleted, and
+        the player's language."""
+        gone = [
+            run_id
+            for run_id, run in self._runs.items()
+            if run.player.platform == platform
+            and player_id in (None, run.player.id)
+            and workspace in (None, run.scope.workspace_id)
+        ]
+        for run_id in gone:
+            self._runs.pop(run_id, None)
+        if player_id is not None:
+            self._locales.pop((platform, player_id), None)
+        else:
+            self._locales.clear()
+
     async def set_locale(self, run: Run) -> None:
         """The run continues in another language (the player asked for it on resuming)."""
 

@@ -5,7 +5,8 @@ working without any state in memory: ``qz:a:<run>:<position>:<choice>`` answers,
 ``qz:n:<run>:<position>`` shows the next question, ``qz:d:<post>:<choice>`` answers a
 daily question, ``qz:r:<race>:<number>:<choice>`` a race question and
 ``qz:p:<proposal>:<1|0>`` approves or rejects a proposed question and ``qz:l:dashboard``
-asks for the dashboard's link (an admin's button on results). Ids are at most 100 characters
+asks for the dashboard's link (an admin's button on results); ``qz:f:confirmed`` confirms
+that the clicker's data be deleted. Ids are at most 100 characters
 (Discord's custom_id limit; Slack allows 255).
 """
 
@@ -23,8 +24,9 @@ _DAILY = re.compile(r"^qz:d:([a-z0-9]{8,32}):(\d)$")
 _RACE = re.compile(r"^qz:r:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 _PROPOSAL = re.compile(r"^qz:p:(\d{8,18}):([01])$")
 _DASHBOARD = "qz:l:dashboard"
+_FORGET = "qz:f:confirmed"
 # For adapters that route by pattern (Slack's app.action, Discord's DynamicItem template).
-PATTERN = r"qz:[andrpl]:[a-z0-9]{8,32}(?::\d{1,3})?(?::\d)?"
+PATTERN = r"qz:[andrplf]:[a-z0-9]{8,32}(?::\d{1,3})?(?::\d)?"
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,24 @@ class DashboardAction:
         return _DASHBOARD
 
 
-Action = AnswerAction | NextAction | DailyAction | RaceAction | ProposalAction | DashboardAction
+@dataclass(frozen=True)
+class ForgetAction:
+    """The clicker confirms: delete their data in this workspace. It acts on whoever
+    clicks, so a copied button can only ever delete its clicker's own data."""
+
+    def encode(self) -> str:
+        return _FORGET
+
+
+Action = (
+    AnswerAction
+    | NextAction
+    | DailyAction
+    | RaceAction
+    | ProposalAction
+    | DashboardAction
+    | ForgetAction
+)
 
 
 def decode(value: object) -> Action | None:
@@ -103,4 +122,6 @@ def decode(value: object) -> Action | None:
         return ProposalAction(int(match[1]), match[2] == "1")
     if value == _DASHBOARD:
         return DashboardAction()
+    if value == _FORGET:
+        return ForgetAction()
     return None

@@ -21,6 +21,7 @@ from bot.play.requests import (
     DailyOn,
     DailyStatus,
     Delivery,
+    ForgetMe,
     ListBanks,
     ProposeQuestion,
     RaceStart,
@@ -46,7 +47,15 @@ from bot.play.requests import (
 from bot.play.workspace_banks import Draft
 from bot.ui import i18n
 from bot.ui.messages import t
-from bot.ui.views import Feedback, Leaderboard, Notice, ProposalList, QuestionView, View
+from bot.ui.views import (
+    Feedback,
+    ForgetConfirm,
+    Leaderboard,
+    Notice,
+    ProposalList,
+    QuestionView,
+    View,
+)
 
 if TYPE_CHECKING:
     from bot.play.engine import Engine
@@ -94,11 +103,13 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
     player, scope = context.player, context.scope
     if isinstance(request, Click):
         action = codec.decode(request.action_id)
-        if isinstance(action, codec.ProposalAction | codec.DashboardAction):
+        if isinstance(action, codec.ProposalAction | codec.DashboardAction | codec.ForgetAction):
             locale = await engine.locale_for(player, context.platform_locale)
             caller = Caller(player, scope, locale, context.is_admin)
             if isinstance(action, codec.DashboardAction):
                 return engine.insights.dashboard_link(caller)
+            if isinstance(action, codec.ForgetAction):
+                return await engine.forget_player(caller)
             return await engine.banks.decide(caller, action)
         # the run's own language, else the player's
         return await engine.click(player, request.action_id, context.platform_locale)
@@ -114,6 +125,8 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
             return await engine.stats(player, scope, locale)
         case StartReview():
             return await engine.review(player, scope, locale)
+        case ForgetMe():
+            return ForgetConfirm(locale, codec.ForgetAction().encode())
         case SetLanguage(tag):
             return await engine.set_locale(player, tag)
         case Usage(command):

@@ -17,7 +17,7 @@ from bot.operations.health import Health
 from bot.operations.tasks import Supervisor
 from bot.persistence import ALL_BANKS, AnswerRecord, Store, StoredCard, StoreError, TotalRow
 from bot.play import codec, dispatch, scoring
-from bot.play.channel import Publishers
+from bot.play.channel import Caller, Publishers
 from bot.play.clock import Clock, SystemClock, period_key
 from bot.play.competitions import Competitions
 from bot.play.dailies import COUNT_REFRESH, DailyQuestions
@@ -148,6 +148,19 @@ class Engine:
         """Swap in reloaded banks; runs in progress keep working (question ids are stable)."""
         self.library.replace_shipped(catalog)
 
+    # --- a player's data -------------------------------------------------------------------
+
+    async def forget_player(self, caller: Caller) -> Notice:
+        """Delete the caller's data in this workspace (they confirmed with the button)."""
+        player, workspace = caller.player, caller.scope.workspace_id
+        done = await self.store.forget.player(player.platform, player.id, workspace)
+        rows = sum(forgotten.total for forgotten in done.values())
+        locale = caller.locale
+        if not rows:
+            return Notice(locale, "forget_nothing", t(locale, "forget_nothing"))
+        log.info("a player's data was deleted at their request: %d rows", rows)
+        return Notice(locale, "forget_done", t(locale, "forget_done", rows=rows))
+
     # --- locale ----------------------------------------------------------------------
 
     async def locale_for(self, player: PlayerRef, platform_locale: str | None = None) -> str:
@@ -270,7 +283,7 @@ class Engine:
         self, player: PlayerRef, action_id: str, platform_locale: str | None
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
         action = codec.decode(action_id)
-        if isinstance(action, codec.ProposalAction | codec.DashboardAction):
+        if isinstance(action, codec.ProposalAction | codec.DashboardAction | codec.ForgetAction):
             action = None  # an admin's: the dispatch answers it
         if isinstance(action, codec.DailyAction | codec.RaceAction):
             locale = await self.locale_for(player, platform_locale)

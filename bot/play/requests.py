@@ -80,6 +80,11 @@ class ShowDashboard:
 
 
 @dataclass(frozen=True)
+class ForgetMe:
+    """Asks to delete the player's data in this workspace (a button confirms it)."""
+
+
+@dataclass(frozen=True)
 class SetLanguage:
     tag: str
 
@@ -197,6 +202,7 @@ Request = (
     | ShowStats
     | ReviewRequest
     | InsightRequest
+    | ForgetMe
     | SetLanguage
     | Click
     | ChannelRequest

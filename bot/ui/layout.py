@@ -42,6 +42,7 @@ from bot.ui.views import (
     DailyRevealView,
     DashboardLink,
     Feedback,
+    ForgetConfirm,
     InsightsView,
     Leaderboard,
     LeaderRow,
@@ -375,6 +376,12 @@ def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
         participation.append((t(loc, "insights_streaks"), " ", streaks))
     blocks.append(Note(tuple(participation)))
     return _one(Tone.INFO, *blocks)
+
+
+@layout.register
+def _forget_confirm(view: ForgetConfirm, phrases: Phrasebook) -> Document:
+    button = Button(t(view.locale, "forget_button"), view.confirm)
+    return _one(Tone.WRONG, paragraph(t(view.locale, "forget_ask")), buttons=(button,))
 
 
 @layout.register

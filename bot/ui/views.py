@@ -286,6 +286,14 @@ class ActiveDay:
 
 
 @dataclass(frozen=True)
+class ForgetConfirm:
+    """What forgetting deletes, and the button that confirms it."""
+
+    locale: str
+    confirm: str  # the button's action id
+
+
+@dataclass(frozen=True)
 class DashboardLink:
     """An admin's private link to the workspace's dashboard."""
 
@@ -327,5 +335,6 @@ View = (
     | ProposalList
     | InsightsView
     | DashboardLink
+    | ForgetConfirm
     | ChannelView
 )

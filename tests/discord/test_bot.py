@@ -325,6 +325,7 @@ async def test_commands_sync_only_when_they_change(
         "quiz-proposals",
         "quiz-insights",
         "quiz-dashboard",
+        "quiz-forget-me",
     ]
     quiz = commands[0]
     assert quiz["description_localizations"] == {"hi": TEXT.t("hi", "cmd_quiz")}
@@ -364,7 +365,8 @@ async def test_commands_sync_only_when_they_change(
     ]
     assert [c["value"] for c in upload["language"]["choices"]] == ["en", "hi", "bn"]
     assert bank["options"][2]["options"][0]["name"] == "id"
-    assert [c["dm_permission"] for c in commands[11:]] == [False] * 5
+    assert [c["dm_permission"] for c in commands[11:16]] == [False] * 5
+    assert commands[16]["dm_permission"]  # forget-me: a DM keeps data of its own too
     # Insights: a topic completed like /quiz's, a period of three choices, named in Hindi.
     insights = {o["name"]: o for o in named["quiz-insights"]["options"]}
     assert [(name, o["type"], o["required"]) for name, o in insights.items()] == [

@@ -206,3 +206,19 @@ async def assert_dashboard_button(fake: FakeDiscord, post: Outcome) -> None:
     assert (member.new_message, member.ephemeral) == (True, True)
     assert member.content == ADMIN_ONLY
     assert fake.messages[post_id] == before and len(fake.edits) == edits
+
+
+async def test_forget_me_asks_then_deletes(fake: FakeDiscord, bot: None) -> None:
+    await play_fixture(fake)
+    asked = await fake.slash("quiz-forget-me", user=ALICE)
+    assert asked.ephemeral and "This deletes everything quizbot keeps about you" in asked.text()
+    assert [(b["label"], b["custom_id"]) for b in asked.buttons] == [
+        ("Delete my data", "qz:f:confirmed")
+    ]
+    done = await fake.click(asked.message["id"], "qz:f:confirmed", user=ALICE)
+    assert done.ephemeral
+    assert done.text().startswith("Done: your data in this workspace is deleted (")
+    board = (await fake.slash("quiz-leaderboard", user=BOB)).text()
+    assert "Alice" not in board
+    again = await fake.click(asked.message["id"], "qz:f:confirmed", user=ALICE)
+    assert again.text() == "quizbot keeps nothing about you in this workspace."

@@ -123,7 +123,7 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
     assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
     assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
     assert fake.command_syncs == 2  # forced, though unchanged
-    assert capsys.readouterr().out.count("Synced 16 slash commands to all servers.") == 2
+    assert capsys.readouterr().out.count("Synced 17 slash commands to all servers.") == 2
     store = await Store.open(db)
     try:
         async with running_bot(fake, Engine(catalog, store)):

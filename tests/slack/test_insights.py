@@ -132,3 +132,17 @@ async def test_the_daily_reveal_offers_admins_the_dashboard(
     refused = private(await slack.click("qz:l:dashboard", "U1", message_ts=reveal.ts))
     assert refused == "Only an admin can do that."
     assert fake.channel_posts("C1")[1].edits == 0  # the public results stay as they are
+
+
+async def test_forget_me_asks_then_deletes(slack: SlackDriver, catalog: Catalog) -> None:
+    await play_tiny(slack, catalog, "U1", [True, True])
+    await play_tiny(slack, catalog, "U2", [True, False])
+    asked = await slack.command("forget-me", "U1")
+    assert private(asked).startswith("This deletes everything quizbot keeps about you")
+    assert buttons(asked) == {"Delete my data": "qz:f:confirmed"}
+    done = await slack.click("qz:f:confirmed", "U1")
+    assert shown_text(done).startswith("Done: your data in this workspace is deleted (")
+    board = shown_text(await slack.command("leaderboard", "U2"))
+    assert "Ada" not in board and "1. Grace Hopper — 10 pts" in board
+    again = await slack.click("qz:f:confirmed", "U1")
+    assert shown_text(again) == "quizbot keeps nothing about you in this workspace."
