@@ -14,6 +14,7 @@ from bot.play.channel import Caller
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
 
+from .errors import SetupError
 from .phrases import render
 
 TABLES = ("topics", "questions", "days")
@@ -82,8 +83,17 @@ async def insights(
     table: str,
     locale: str,
 ) -> str:
-    """The report of each workspace (every one with answers when none is named)."""
+    """The report of each workspace (every one with answers when none is named). An
+    unknown topic raises SetupError (exit 2), the closest known one named."""
     scopes = workspaces or await engine.store.insights.workspaces()
+    if topic:
+        catalog = await engine.library.of(scopes[0]) if scopes else engine.catalog
+        bank = catalog.find(topic)
+        if bank is None:
+            near = catalog.closest(topic)
+            hint = f" (did you mean {near.id}?)" if near else ""
+            raise SetupError(f"no topic '{topic}'{hint}", 2)
+        topic = bank.id
     if form == "text":
         parts = []
         for scope in scopes:

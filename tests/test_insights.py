@@ -163,6 +163,13 @@ def test_the_command_line_prints_the_fixtures_numbers(tmp_path: Path) -> None:
     )
     bad = run_quizbot("insights", "--db", str(db), "--workspace", "T1", env=env)
     assert bad.returncode == 2 and "must be PLATFORM:ID" in bad.stderr
+    typo = run_quizbot("insights", "--db", str(db), "--topic", "tinny", env=env)
+    assert typo.returncode == 2
+    assert typo.stderr == "quizbot: no topic 'tinny' (did you mean tiny?)\n"
+    small = run_quizbot(
+        "insights", "--db", str(db), "--topic", "small-one", "--format", "csv", env=env
+    )
+    assert small.stdout.splitlines()[1:] == ["slack,T1,tiny,Tiny test bank,3,8,5,2,40,1,100"]
 
 
 async def _store_fixture(path: Path) -> None:
