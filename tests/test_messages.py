@@ -77,3 +77,11 @@ def test_platform_text_lives_in_its_adapter() -> None:
     assert DISCORD.t("en", "daily_usage").startswith("Usage: /quiz-daily action:on ")
     assert TERMINAL.t("hi", "start_command") == "quizbot play <विषय>"
     assert DISCORD.t("bn", "cmd_quiz") != DISCORD.t("en", "cmd_quiz")
+
+
+@pytest.mark.parametrize("messages", (SLACK, DISCORD), ids=lambda m: m.domain)
+def test_each_chat_platform_says_every_commands_usage(messages: Messages) -> None:
+    # The core names these commands in a refusal's usage; each platform words its own.
+    keys = read_catalogue("en", messages.package, messages.domain).keys
+    for command in ("daily", "race", "competition", "bank", "remind", "insights", "review"):
+        assert f"{command}_usage" in keys, command
