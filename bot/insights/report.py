@@ -21,7 +21,6 @@ from datetime import UTC, date, datetime, timedelta
 MIN_ANSWERS = 20
 TOO_HARD, TOO_EASY = 0.20, 0.95
 PERIOD_DAYS = {"week": 7, "month": 30, "all": None}
-FLAGS = ("too_hard", "too_easy", "unpicked_choice")
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,6 @@ from bot.play.refs import PlayerRef, ScopeRef
 if TYPE_CHECKING:  # the writer (database.py, through the ledger) imports this module
     from bot.persistence.database import Database
 
-SOURCES = ("quiz", "practice", "review", "daily", "race")
 _CHUNK = 300
 _CARD = "stability, difficulty, due, last_review, reviews, lapses, last_correct"
 
@@ -32,7 +31,7 @@ class Review(NamedTuple):
     correct: bool
     at: float
     duration_ms: int | None  # how long the player took, when known (not used to schedule)
-    source: str  # one of SOURCES
+    source: str  # quiz (a first attempt), practice (a replay), review, daily or race
 
 
 def _state(row: Sequence[Any]) -> CardState:

@@ -19,7 +19,6 @@ from zoneinfo import ZoneInfo
 from fsrs import Card, Rating, Scheduler, State
 
 AGAIN, GOOD = int(Rating.Again), int(Rating.Good)
-REVIEWED = int(State.Review)
 DAY = 86400.0
 
 
