@@ -305,3 +305,27 @@ async def test_the_fake_refuses_a_bot_api_message_where_the_bot_is_not(
         await bot.get_partial_messageable(int(dm)).send("hello")
     assert fake.violations == [f"a bot-API message to channel {dm}, which the bot is not in"]
     fake.violations.clear()
+
+
+async def test_a_reminder_set_from_a_user_install_comes_by_the_bots_own_dm(
+    fake: FakeDiscord, bot: QuizClient, clock: FakeClock, tiny: Bank
+) -> None:
+    """Set in a DM with a friend, the reminder is not posted there (the bot is not in
+    it): it comes in the bot's own DM with the player."""
+    start = await fake.slash("quiz", topic="tiny", **PRIVATE)
+    wrong = answer_button(start, tiny.questions[0], False)["custom_id"]
+    await fake.click(start.message["id"], wrong, **PRIVATE)
+    on = await fake.slash("quiz-remind", "on", time="09:00", timezone="UTC", **PRIVATE)
+    assert on.ephemeral and on.text() == (
+        "Review reminder on: at 09:00 (UTC), on days you have cards due.\n\n"
+        "Start your review with /quiz-review."
+    )
+    for day in ("2026-11-02", "2026-11-03"):  # nothing is due the first day
+        clock.at = moment(f"{day}T09:05")
+        await bot.engine.scheduler.tick()
+    assert fake.dm_texts(ALICE) == [
+        "You have 1 question due for review today.\n\nStart your review with /quiz-review."
+    ]
+    [opened] = [channel for channel, member in fake.dm_channels.items() if member == ALICE.id]
+    assert opened not in fake.outside
+    assert bot_api_messages(fake) == [f"POST /api/v10/channels/{opened}/messages"]
