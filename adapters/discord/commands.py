@@ -3,11 +3,16 @@ from this adapter's own catalogue (adapters/discord/locale), so Discord shows th
 Hindi clients in Hindi. Command and option
 names stay English everywhere: every help line and notice, in every language, tells
 players to type ``/quiz <topic>``, and Discord would show a Hindi client only the
-translated name. Discord has no Bengali client locale; Bengali players use /quiz-lang bn."""
+translated name. Discord has no Bengali client locale; Bengali players use /quiz-lang bn.
+
+A player's own commands are installable to a user account as well as to a server, and
+usable in servers, the bot's DMs and private channels (DMs and group DMs the bot is not
+in); channel play, a server's banks and its insights are for servers that added the bot."""
 
 from __future__ import annotations
 
 import logging
+from typing import TypeVar
 
 import discord
 from discord import app_commands
@@ -53,6 +58,21 @@ COMPETITION = "competition"  # the leaderboard period that shows the competition
 INSIGHT_PERIODS = ("week", "month", "all")  # the last 7 days, the last 30 days, all time
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+def personal(command: T) -> T:
+    """A player's own command: installable to a user account too, usable anywhere."""
+    contexts = app_commands.allowed_contexts(guilds=True, dms=True, private_channels=True)
+    return app_commands.allowed_installs(guilds=True, users=True)(contexts(command))
+
+
+def server_only(command: T) -> T:
+    """A command about a server: installed with the bot to a server, used in it alone."""
+    return app_commands.allowed_installs(guilds=True, users=False)(
+        app_commands.guild_only()(command)
+    )
 
 
 def text(key: str) -> locale_str:
@@ -149,12 +169,14 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         return await topic_choices(handlers.engine, interaction, current, listed=True)
 
     @tree.command(name="quiz", description=text("cmd_quiz"))
+    @personal
     @app_commands.describe(topic=text("opt_topic"))
     @app_commands.autocomplete(topic=topics_named)
     async def quiz(interaction: discord.Interaction, topic: str) -> None:
         await handlers.handle(interaction, StartQuiz(topic))
 
     @tree.command(name="quiz-leaderboard", description=text("cmd_leaderboard"))
+    @personal
     @app_commands.describe(period=text("opt_period"), topic=text("opt_board_topic"))
     @app_commands.choices(period=choices(*PERIODS, COMPETITION, prefix="period_"))
     @app_commands.autocomplete(topic=topics_named)
@@ -171,28 +193,34 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
             )
 
     @tree.command(name="quiz-stats", description=text("cmd_stats"))
+    @personal
     async def stats(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowStats())
 
     @tree.command(name="quiz-review", description=text("cmd_review"))
+    @personal
     async def review(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, StartReview())
 
-    tree.add_command(remind_group(handlers))
+    tree.add_command(personal(remind_group(handlers)))
 
     @tree.command(name="quiz-lang", description=text("cmd_lang"))
+    @personal
     @app_commands.describe(language=text("opt_language"))
     @app_commands.choices(language=languages())
     async def lang(interaction: discord.Interaction, language: app_commands.Choice[str]) -> None:
         await handlers.handle(interaction, SetLanguage(language.value))
 
     @tree.command(name="quiz-topics", description=text("cmd_topics"))
+    @personal
     async def topics(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowTopics())
 
-    # Channel play. Options are flat (an action choice, then what it needs) rather than
-    # subcommands, so each is one command line with Discord's own option hints.
+    # Channel play, in servers that added the bot (it posts there). Options are flat (an
+    # action choice, then what it needs) rather than subcommands, so each is one command
+    # line with Discord's own option hints.
     @tree.command(name="quiz-daily", description=text("cmd_daily"))
+    @server_only
     @app_commands.describe(
         action=text("opt_daily_action"),
         topics=text("opt_topics"),
@@ -219,6 +247,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         await handlers.handle(interaction, asked.get(action.value, DailyStatus()))
 
     @tree.command(name="quiz-race", description=text("cmd_race"))
+    @server_only
     @app_commands.describe(
         topic=text("opt_topic"),
         questions=text("opt_race_questions"),
@@ -234,10 +263,12 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         await handlers.handle(interaction, RaceStart(topic, questions, seconds))
 
     @tree.command(name="quiz-race-stop", description=text("cmd_race_stop"))
+    @server_only
     async def race_stop(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, RaceStop())
 
     @tree.command(name="quiz-competition", description=text("cmd_competition"))
+    @server_only
     @app_commands.describe(
         action=text("opt_competition_action"),
         name=text("opt_competition_name"),
@@ -259,22 +290,22 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         }
         await handlers.handle(interaction, asked.get(action.value, CompetitionStandings()))
 
-    tree.add_command(bank_group(handlers))
+    tree.add_command(server_only(bank_group(handlers)))
 
     # A workspace's own questions belong to a server: no commands for them in DMs.
     @tree.command(name="quiz-propose", description=text("cmd_propose"))
-    @app_commands.guild_only()
+    @server_only
     async def propose(interaction: discord.Interaction) -> None:
         await handlers.propose(interaction)
 
     @tree.command(name="quiz-proposals", description=text("cmd_proposals"))
-    @app_commands.guild_only()
+    @server_only
     async def proposals(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowProposals())
 
     # For leads, about a server's team: not offered in DMs (nobody is an admin there).
     @tree.command(name="quiz-insights", description=text("cmd_insights"))
-    @app_commands.guild_only()
+    @server_only
     @app_commands.describe(topic=text("opt_board_topic"), period=text("opt_period"))
     @app_commands.autocomplete(topic=topics_named)
     @app_commands.choices(period=choices(*INSIGHT_PERIODS, prefix="insights_period_"))
@@ -287,11 +318,12 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         await handlers.handle(interaction, request)
 
     @tree.command(name="quiz-dashboard", description=text("cmd_dashboard"))
-    @app_commands.guild_only()
+    @server_only
     async def dashboard(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowDashboard())
 
     @tree.command(name="quiz-forget-me", description=text("cmd_forget_me"))
+    @personal
     async def forget_me(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ForgetMe())
 
@@ -349,7 +381,7 @@ def remind_group(handlers: Handlers) -> app_commands.Group:
 
 def bank_group(handlers: Handlers) -> app_commands.Group:
     """/quiz-bank upload | list | remove: the server's own banks."""
-    bank = app_commands.Group(name="quiz-bank", description=text("cmd_bank"), guild_only=True)
+    bank = app_commands.Group(name="quiz-bank", description=text("cmd_bank"))
 
     @bank.command(name="upload", description=text("cmd_bank_upload"))
     @app_commands.describe(

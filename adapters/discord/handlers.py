@@ -36,7 +36,7 @@ from bot.ui.views import Notice
 
 from .deliver import CONNECTION_ERRORS, defer, deliver, try_again
 from .forms import proposal_form, proposal_of
-from .parse import can_post, context_of, log_context
+from .parse import can_post, context_of, in_server, log_context, others_read
 from .phrases import TEXT
 from .render import render
 
@@ -49,6 +49,8 @@ ACK_BUDGET = 2.0
 # Requests that make the bot post in the channel later: refused where it may not post.
 _POSTS = (DailyOn, RaceStart, CompetitionStart)
 _CHANNEL_PLAY = (*_POSTS, DailyOff, DailyStatus, RaceStop, CompetitionEnd, CompetitionStandings)
+# What is about a server: only in one that added the bot.
+_ABOUT_A_SERVER = (*_CHANNEL_PLAY, BankRequest, InsightRequest)
 
 
 class Handlers:
@@ -109,8 +111,9 @@ class Handlers:
         context = context_of(interaction, self.admin_role)
         with log_context(interaction):
             locale = await self._locale(interaction, context)
-            if interaction.guild_id is None:
-                refusal = Notice(locale, "dm_no_banks", TEXT.t(locale, "dm_no_banks"))
+            if not in_server(interaction):
+                key = "dm_no_banks" if interaction.guild_id is None else "not_added_here"
+                refusal = Notice(locale, key, TEXT.t(locale, key))
                 await deliver(interaction, render(refusal), Delivery.PRIVATE)
                 return
             try:
@@ -139,10 +142,14 @@ class Handlers:
     async def _reply(
         self, interaction: discord.Interaction, request: Request, context: Context
     ) -> Reply:
-        """Channel play, a server's own banks and its insights happen in a server; channel
-        play only where the bot may post."""
+        """Channel play, a server's own banks and its insights happen in a server that
+        added the bot; channel play only where the bot may post."""
         refusal = None
-        if isinstance(request, BankRequest) and interaction.guild_id is None:
+        # A player's own install, used in a server that did not add the bot.
+        unadded = interaction.guild_id is not None and not in_server(interaction)
+        if isinstance(request, _ABOUT_A_SERVER) and unadded:
+            refusal = "not_added_here"
+        elif isinstance(request, BankRequest) and interaction.guild_id is None:
             refusal = "dm_no_banks"  # a DM is nobody's server: no admin, no banks
         elif isinstance(request, _CHANNEL_PLAY) and interaction.guild_id is None:
             refusal = "dm_no_channel_play"
@@ -168,6 +175,8 @@ class Handlers:
         with log_context(interaction):
             if interaction.message is None and expected is Delivery.REPLACE:
                 expected = Delivery.PRIVATE  # only a button's message can be replaced
+            if others_read(interaction) and expected is Delivery.PUBLIC:
+                expected = Delivery.PRIVATE  # as the reply will be (below)
             task = asyncio.ensure_future(work)
             # A budget of 0 means: always acknowledge first.
             if expected is not None and not (
@@ -182,6 +191,9 @@ class Handlers:
             else:
                 message, delivery = render(reply.view), reply.delivery
             if delivery is Delivery.REPLACE and interaction.message is None:
+                delivery = Delivery.PRIVATE
+            # A player's own standings (their own workspace) are not the room's.
+            if delivery is Delivery.PUBLIC and others_read(interaction):
                 delivery = Delivery.PRIVATE
             await deliver(interaction, message, delivery)
 

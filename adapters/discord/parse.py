@@ -18,9 +18,30 @@ def player_of(interaction: discord.Interaction) -> PlayerRef:
     return PlayerRef(PLATFORM, str(user.id), user.display_name)
 
 
+def user_installed_only(interaction: discord.Interaction) -> bool:
+    """Whether only the player's own install of the app allows this interaction: in a
+    private channel (a DM or group DM the bot is not in), in the bot's DM with a player who
+    installed it, or in a server that did not add the bot. There the app may answer the
+    interaction and nothing else."""
+    return interaction.is_user_integration() and not interaction.is_guild_integration()
+
+
+def in_server(interaction: discord.Interaction) -> bool:
+    """In a server that added the bot: where its points, banks and channel play live."""
+    return interaction.guild_id is not None and not user_installed_only(interaction)
+
+
+def others_read(interaction: discord.Interaction) -> bool:
+    """A player's own scope shown where others read along (a group DM, a friend's DM, a
+    server without the bot): what is theirs alone is told to them alone."""
+    return user_installed_only(interaction) and not interaction.context.dm_channel
+
+
 def scope_of(interaction: discord.Interaction) -> ScopeRef:
-    """Points are per server; a DM is a workspace of its own."""
-    workspace = str(interaction.guild_id) if interaction.guild_id else f"dm:{interaction.user.id}"
+    """Points are per server that added the bot. Anywhere else (its DMs, private channels,
+    a server that did not add it) the player's own workspace, the same in every one of
+    them, so their cards, points and language follow them from DM to DM."""
+    workspace = str(interaction.guild_id) if in_server(interaction) else f"dm:{interaction.user.id}"
     return ScopeRef(PLATFORM, workspace, str(interaction.channel_id or ""))
 
 
@@ -40,7 +61,7 @@ def is_admin(interaction: discord.Interaction, admin_role: str | None) -> bool:
     Role names come from the guild cache, which the guilds intent keeps current; while a
     server is unavailable its roles are unknown and only the permission counts."""
     member = interaction.user
-    if interaction.guild_id is None or not isinstance(member, discord.Member):
+    if not in_server(interaction) or not isinstance(member, discord.Member):
         return False
     permissions = interaction.permissions
     if permissions.manage_guild or permissions.administrator:

@@ -12,6 +12,12 @@ refuses a channel in ``forbidden`` (403, as for a channel the bot cannot see) an
 every version of an edited post in ``edits``. After READY the gateway sends the server
 (GUILD_CREATE) with its roles, as Discord does for the guilds intent.
 
+An interaction comes from the bot's install in the server (or its DMs), or, with
+``install="user"``, from a player's own install: in a server that did not add the bot
+(``STRANGER_GUILD_ID``) or in a private channel (a DM with a friend, the bot not in it).
+Like Discord, the fake refuses a bot-API message to a channel the bot is not in (403,
+recorded as a violation): there an app may only answer the interaction.
+
 Standalone, for trying the bot by hand (``POST /_test/interact`` dispatches an
 interaction and answers what the user saw; tests/discord/drive.py wraps it)::
 
@@ -50,6 +56,7 @@ APP_ID = "1100000000000000001"
 GUILD_ID = "1200000000000000002"
 CHANNEL_ID = "1300000000000000003"
 OWNER_ID = "1400000000000000004"
+STRANGER_GUILD_ID = "1800000000000000008"  # a server that did not add the bot
 ADMIN_ROLE_ID = "1700000000000000001"
 ADMIN_ROLE_NAME = "quiz-masters"  # QUIZBOT_ADMIN_ROLE in environ()
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
@@ -59,6 +66,10 @@ HEARTBEAT_ACK_DELAY = 0.05  # seconds
 # What the bot may do in the channel when invited with the usual permissions: View
 # Channel, Send Messages, Send Messages in Threads, Embed Links, Read Message History.
 BOT_PERMISSIONS = (1 << 10) | (1 << 11) | (1 << 38) | (1 << 14) | (1 << 16)
+# What a user-installed app may do in its answers where the bot is not (Embed Links,
+# Attach Files): no View Channel nor Send Messages, it is not a member there.
+USER_APP_PERMISSIONS = (1 << 14) | (1 << 15)
+FOLLOWUPS_PER_USER_INSTALL = 5  # Discord's limit per interaction of a user install
 
 BOT_USER = {
     "id": APP_ID,
@@ -94,6 +105,7 @@ ALICE = FakeUser("1500000000000000001", "Alice")
 BOB = FakeUser("1500000000000000002", "Bob")
 CAROL = FakeUser("1500000000000000005", "Carol", roles=(ADMIN_ROLE_ID,))  # admin by role
 OWEN = FakeUser("1500000000000000006", "Owen", permissions=MANAGE_GUILD)  # Manage Server
+FIONA = FakeUser("1500000000000000007", "Fiona")  # a friend the bot does not know
 ROLES = [
     {"id": GUILD_ID, "name": "@everyone", "permissions": "0", "position": 0},
     {"id": ADMIN_ROLE_ID, "name": ADMIN_ROLE_NAME, "permissions": "0", "position": 1},
@@ -209,7 +221,13 @@ class _Pending:
     outcome: Outcome | None = None
     callback_type: int | None = None  # the first response, once given
     response_message_id: str | None = None  # the message made by a type 4 or 5 response
+    followups: int = 0
     answered: float | None = None  # when the first response arrived (monotonic)
+
+
+def private_channel_of(user: FakeUser) -> str:
+    """The player's DM with FIONA, where their own install of the app is used."""
+    return str(int(user.id) + 400_000_000_000_000_000)
 
 
 def shard_of(guild_id: str, count: int) -> int:
@@ -226,6 +244,7 @@ class FakeDiscord:
         self.posts: list[str] = []  # ids of channel messages, in order
         self.edits: list[tuple[str, dict[str, Any]]] = []  # (id, message after the edit)
         self.forbidden: set[str] = set()  # channels the bot cannot post in
+        self.outside: set[str] = set()  # channels the bot is not in (user installs): 403
         self.files: dict[str, FakeFile] = {}  # attachments, by id
         self.downloads: list[str] = []  # the attachments the bot downloaded, by file name
         self.dm_channels: dict[str, str] = {}  # a DM channel's id: the member's id
@@ -554,6 +573,8 @@ class FakeDiscord:
             item = {"id": self._snowflake(), "application_id": APP_ID, "version": "1", **command}
             item.setdefault("type", 1)
             item.setdefault("dm_permission", True)
+            item.setdefault("integration_types", [0])  # the app's default: servers
+            item.setdefault("contexts", None)
             item.setdefault("default_member_permissions", None)
             if guild:
                 item["guild_id"] = guild
@@ -603,6 +624,8 @@ class FakeDiscord:
         if not self._authorized(request):
             return _error(401, 0, "401: Unauthorized")
         channel = request.match_info["channel"]
+        if channel in self.outside:
+            return self._not_a_member(channel)
         if channel in self.forbidden:
             return _error(403, 50001, "Missing Access")
         rejected = self._reject(message_problems(data), "channel message")
@@ -614,6 +637,10 @@ class FakeDiscord:
         else:
             self.posts.append(message["id"])
         return _json(message)
+
+    def _not_a_member(self, channel: str) -> web.Response:
+        self.violations.append(f"a bot-API message to channel {channel}, which the bot is not in")
+        return _error(403, 50001, "Missing Access")
 
     async def _open_dm(self, request: web.Request) -> web.Response:
         """A direct message channel with a member (one per member, as on Discord)."""
@@ -660,6 +687,8 @@ class FakeDiscord:
         data = await self._record(request)
         if not self._authorized(request):
             return _error(401, 0, "401: Unauthorized")
+        if request.match_info["channel"] in self.outside:
+            return self._not_a_member(request.match_info["channel"])
         message = self.messages.get(request.match_info["message"])
         # Ephemeral messages are not in the channel: only their interaction can edit them.
         if (
@@ -733,13 +762,15 @@ class FakeDiscord:
         clicked = (pending.payload.get("message") or {}).get("id")
         interaction = {"id": pending.id, "type": pending.payload["type"]}
         resource: dict[str, Any] = {"type": kind}
+        channel = pending.payload["channel_id"]
         if kind == 4:
-            message = self.create_message(data, data.get("flags", 0) & EPHEMERAL)
+            message = self.create_message(data, data.get("flags", 0) & EPHEMERAL, channel)
             pending.response_message_id = message["id"]
             resource["message"] = message
             self._finish(pending, Outcome(pending.id, kind, message, new_message=True))
         elif kind == 5:
-            message = self.create_message({}, (data.get("flags", 0) & EPHEMERAL) | LOADING)
+            flags = (data.get("flags", 0) & EPHEMERAL) | LOADING
+            message = self.create_message({}, flags, channel)
             pending.response_message_id = message["id"]
             resource["message"] = message
             interaction["response_message_loading"] = True
@@ -773,10 +804,16 @@ class FakeDiscord:
         pending = self._pending_for(request)
         if pending is None:
             return _error(404, 10015, "Unknown Webhook")
-        rejected = self._reject(message_problems(data), "follow-up")
+        pending.followups += 1
+        problems = message_problems(data)
+        owners = pending.payload.get("authorizing_integration_owners", {})
+        if "0" not in owners and pending.followups > FOLLOWUPS_PER_USER_INSTALL:
+            problems.append(f"over {FOLLOWUPS_PER_USER_INSTALL} follow-ups for a user install")
+        rejected = self._reject(problems, "follow-up")
         if rejected:
             return rejected
-        message = self.create_message(data, data.get("flags", 0) & EPHEMERAL)
+        flags = data.get("flags", 0) & EPHEMERAL
+        message = self.create_message(data, flags, pending.payload["channel_id"])
         if pending.outcome is None:
             self._finish(pending, Outcome(pending.id, pending.callback_type or 0, message, True))
         return _json(message)
@@ -820,10 +857,15 @@ class FakeDiscord:
         guild: bool = True,
         message: dict[str, Any] | None = None,
         guild_id: str = GUILD_ID,
+        install: str = "guild",
     ) -> dict[str, Any]:
         """An INTERACTION_CREATE payload as Discord sends it (in the fake's server, or in
-        ``guild_id``'s, whose channel is the next snowflake)."""
+        ``guild_id``'s, whose channel is the next snowflake). ``install``: "guild", the
+        bot's install (in a server or the bot's DMs), or "user", the player's own (in
+        ``guild_id``, a server that did not add the bot, or a private channel: a DM with
+        FIONA); the bot is not in those channels."""
         channel_id = CHANNEL_ID if guild_id == GUILD_ID else str(int(guild_id) + 1)
+        user_install = install == "user"
         payload: dict[str, Any] = {
             "id": self._snowflake(),
             "application_id": APP_ID,
@@ -861,8 +903,23 @@ class FakeDiscord:
                     "mute": False,
                     "permissions": str(user.permissions),
                 },
-                "app_permissions": str(self.app_permissions),
+                "app_permissions": str(
+                    USER_APP_PERMISSIONS if user_install else self.app_permissions
+                ),
                 "context": 0,
+                "authorizing_integration_owners": (
+                    {"1": user.id} if user_install else {"0": guild_id}
+                ),
+            }
+        elif user_install:  # a DM between the player and a friend
+            dm = private_channel_of(user)
+            payload |= {
+                "channel_id": dm,
+                "channel": {"id": dm, "type": 1, "recipients": [FIONA.to_dict()]},
+                "user": user.to_dict(),
+                "app_permissions": str(USER_APP_PERMISSIONS),
+                "context": 2,
+                "authorizing_integration_owners": {"1": user.id},
             }
         else:
             dm = str(int(user.id) + 1)
@@ -871,7 +928,10 @@ class FakeDiscord:
                 "channel": {"id": dm, "type": 1, "recipients": [user.to_dict()]},
                 "user": user.to_dict(),
                 "context": 1,
+                "authorizing_integration_owners": {"0": "0"},
             }
+        if user_install:
+            self.outside.add(payload["channel_id"])
         if message is not None:
             payload["message"] = message
         return payload
@@ -943,6 +1003,7 @@ class FakeDiscord:
         locale: str = "en-US",
         guild: bool = True,
         guild_id: str = GUILD_ID,
+        install: str = "guild",
         **options: str | int | float | FakeFile,
     ) -> Outcome:
         """A slash command (``slash("quiz-bank", "upload", file=FakeFile(...))`` for a
@@ -963,7 +1024,7 @@ class FakeDiscord:
         if guild:
             data["guild_id"] = guild_id
         payload = self.interaction(
-            2, data, user=user, locale=locale, guild=guild, guild_id=guild_id
+            2, data, user=user, locale=locale, guild=guild, guild_id=guild_id, install=install
         )
         return await self.interact(payload)
 
@@ -1034,12 +1095,23 @@ class FakeDiscord:
         guild: bool = True,
         timeout: float = 10.0,
         component_type: int = 2,
+        guild_id: str = GUILD_ID,
+        install: str = "guild",
     ) -> Outcome:
         """A click on a button of a message (the custom_id need not be on it, nor the
         component be a button: forgeries)."""
         data = {"custom_id": custom_id, "component_type": component_type}
         message = json.loads(json.dumps(self.messages[message_id]))
-        payload = self.interaction(3, data, user=user, locale=locale, guild=guild, message=message)
+        payload = self.interaction(
+            3,
+            data,
+            user=user,
+            locale=locale,
+            guild=guild,
+            message=message,
+            guild_id=guild_id,
+            install=install,
+        )
         return await self.interact(payload, timeout)
 
     # --- control API, for driving a bot by hand ----------------------------------------------

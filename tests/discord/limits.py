@@ -29,6 +29,10 @@ MODAL_TITLE, MODAL_COMPONENTS, INPUT_LABEL, PLACEHOLDER, INPUT_VALUE = 45, 5, 45
 NAME = re.compile(r"^[-_\w\u0900-\u097f\u0e00-\u0e7f]{1,32}$")
 DISCORD_LOCALES = frozenset(locale.value for locale in discord.Locale)
 RAW_PING = re.compile(r"@(everyone|here)(?!\u200b)")
+# A command's installation contexts (0 a server, 1 a user account) and interaction
+# contexts (0 a server, 1 the bot's DMs, 2 private channels): absent or null means
+# Discord's defaults, else a non-empty list of distinct known values.
+INTEGRATION_TYPES, CONTEXTS = frozenset({0, 1}), frozenset({0, 1, 2})
 
 
 def _length(value: Any) -> int:
@@ -198,12 +202,26 @@ def command_problems(commands: list[dict[str, Any]]) -> list[str]:
             problems.append(f"{where}: description must have 1-100 characters")
         problems += _localization_problems(command, "name", COMMAND_NAME, where, NAME)
         problems += _localization_problems(command, "description", DESCRIPTION_100, where)
+        for key, known in (("integration_types", INTEGRATION_TYPES), ("contexts", CONTEXTS)):
+            problems += _context_problems(command.get(key), known, f"{where} {key}")
         options = command.get("options", [])
         if len(options) > OPTIONS:
             problems.append(f"{where}: {len(options)} > {OPTIONS} options")
         for option in options:
             problems += _option_problems(option, f"{where} {option.get('name')}")
     return problems
+
+
+def _context_problems(values: Any, known: frozenset[int], at: str) -> list[str]:
+    if values is None:
+        return []
+    if not isinstance(values, list) or not values:
+        return [f"{at}: must be a non-empty list or null"]
+    if len(set(values)) != len(values) or not all(
+        isinstance(v, int) and not isinstance(v, bool) and v in known for v in values
+    ):
+        return [f"{at}: {values} are not distinct values of {sorted(known)}"]
+    return []
 
 
 def _option_problems(option: dict[str, Any], at: str) -> list[str]:

@@ -85,6 +85,25 @@ def test_command_and_choice_limits_are_checked() -> None:
     assert choice_problems([{"name": "", "value": "v"}] * 26)
 
 
+def test_install_and_interaction_contexts_are_checked() -> None:
+    command = {"name": "quiz", "description": "d"}
+    fine = [
+        {**command, "integration_types": [0, 1], "contexts": [0, 1, 2]},
+        {**command, "name": "q2", "integration_types": None, "contexts": None},
+    ]
+    assert command_problems(fine) == []
+    wrong = [
+        {**command, "integration_types": [2], "contexts": []},
+        {**command, "name": "q2", "integration_types": [0, 0], "contexts": [True]},
+    ]
+    assert command_problems(wrong) == [
+        "/quiz integration_types: [2] are not distinct values of [0, 1]",
+        "/quiz contexts: must be a non-empty list or null",
+        "/q2 integration_types: [0, 0] are not distinct values of [0, 1]",
+        "/q2 contexts: [True] are not distinct values of [0, 1, 2]",
+    ]
+
+
 def text_input(custom_id: str, label: str = "Topic") -> dict:
     return {
         "type": 1,
