@@ -19,6 +19,7 @@ from bot.persistence import ALL_BANKS
 from bot.play.clock import period_key
 from bot.play.engine import Engine
 from bot.ui import i18n
+from bot.ui.layout import shown_percent
 
 from .charts import Bar, bar_chart
 from .pages import Page, choices, refused, shell, table
@@ -29,10 +30,6 @@ BOARD_PERIODS = ("all", "week", "month")
 # A page: its title and body (HTML), or None for one that does not exist.
 Builder = Callable[[web.Request, Access, Page], Awaitable[tuple[str, str] | None]]
 SHOWN_WEEKS = 8
-
-
-def _percent(value: int | None) -> str:
-    return "—" if value is None else f"{value}%"
 
 
 def viewer_locale(request: web.Request, granted: str | None) -> str:
@@ -118,11 +115,9 @@ class Dashboard:
         standing = await store.boards.standing(
             access.scope, bank.id if bank else ALL_BANKS, key, None
         )
-        topics: list[tuple[str | None, str]] = [(None, page.t("all_topics"))]
-        topics += [(b.id, b.text(b.title, page.locale)) for b in catalog.banks]
         parts = [
             choices(page, page.t("period_label"), "period", periods),
-            choices(page, page.t("topic_label"), "topic", topics),
+            _topic_choices(page, catalog),
         ]
         if standing.rows:
             bars = [
@@ -161,13 +156,7 @@ class Dashboard:
             return None
         report, catalog = await self._engine.insights.report(access.scope, period, topic)
         title = page.t("insights_title", period=page.t(f"insights_period_{period}"))
-        periods = [(p, page.t(f"insights_period_{p}")) for p in PERIOD_DAYS]
-        topics: list[tuple[str | None, str]] = [(None, page.t("all_topics"))]
-        topics += [(b.id, b.text(b.title, page.locale)) for b in catalog.banks]
-        parts = [
-            choices(page, page.t("period_label"), "period", periods),
-            choices(page, page.t("topic_label"), "topic", topics),
-        ]
+        parts = [_insight_periods(page), _topic_choices(page, catalog)]
         if not report.topics:
             parts.append(f"<p>{escape(page.t('insights_empty'))}</p>")
             return title, "".join(parts)
@@ -183,8 +172,8 @@ class Dashboard:
                         escape(title_of(catalog, t.bank_id, page.locale)),
                         str(t.players),
                         str(t.answers),
-                        _percent(t.accuracy),
-                        _percent(t.retention),
+                        shown_percent(t.accuracy),
+                        shown_percent(t.retention),
                     )
                     for t in report.topics
                 ],
@@ -198,7 +187,7 @@ class Dashboard:
                 Bar(
                     self._prompt(catalog, q, page.locale),
                     q.accuracy or 0,
-                    f"{_percent(q.accuracy)} ({q.first_tries})",
+                    f"{shown_percent(q.accuracy)} ({q.first_tries})",
                 )
                 for q in tried
             ]
@@ -221,7 +210,7 @@ class Dashboard:
                     f'<a href="{page.href(f"question/{q.bank_id}/{q.question_id}")}">'
                     f"{escape(self._prompt(catalog, q, page.locale))}</a>",
                     escape(title_of(catalog, q.bank_id, page.locale)),
-                    _percent(q.accuracy),
+                    shown_percent(q.accuracy),
                     escape("; ".join(page.t(f"flag_{flag}") for flag in q.flags)),
                 )
                 for q in report.flagged
@@ -242,9 +231,8 @@ class Dashboard:
             return None
         log = [
             row
-            for row in await self._engine.store.insights.log(access.scope)
-            if (row.bank_id, row.question_id) == (bank_id, question_id)
-            and 0 <= row.choice < len(question.choices)
+            for row in await self._engine.store.insights.log(access.scope, (bank_id, question_id))
+            if 0 <= row.choice < len(question.choices)
         ]
         texts = [bank.text(c, page.locale) for c in question.choices]
 
@@ -287,8 +275,7 @@ class Dashboard:
             return None
         report, _ = await self._engine.insights.report(access.scope, period)
         title = page.t("nav_participation")
-        periods = [(p, page.t(f"insights_period_{p}")) for p in PERIOD_DAYS]
-        parts = [choices(page, page.t("period_label"), "period", periods)]
+        parts = [_insight_periods(page)]
         if not report.days:
             parts.append(f"<p>{escape(page.t('nothing_yet'))}</p>")
             return title, "".join(parts)
@@ -308,6 +295,17 @@ class Dashboard:
         question = bank.question(insight.question_id) if bank else None
         assert bank is not None and question is not None  # the report keeps only these
         return shortened(bank.text(question.prompt, locale), 60)
+
+
+def _topic_choices(page: Page, catalog: Catalog) -> str:
+    topics: list[tuple[str | None, str]] = [(None, page.t("all_topics"))]
+    topics += [(b.id, b.text(b.title, page.locale)) for b in catalog.banks]
+    return choices(page, page.t("topic_label"), "topic", topics)
+
+
+def _insight_periods(page: Page) -> str:
+    periods = [(p, page.t(f"insights_period_{p}")) for p in PERIOD_DAYS]
+    return choices(page, page.t("period_label"), "period", periods)
 
 
 def _html(body: str, status: int = 200) -> web.Response:

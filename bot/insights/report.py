@@ -105,7 +105,8 @@ class Report:
         return tuple(q for topic in self.topics for q in topic.questions if q.flags)
 
 
-def percent(part: int, whole: int) -> int | None:
+def percent(part: float, whole: int) -> int | None:
+    """``part`` of ``whole`` in whole percent; None of nothing."""
     return round(100 * part / whole) if whole else None
 
 

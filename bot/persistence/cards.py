@@ -138,6 +138,10 @@ class Retention:
     passed: int
 
 
+def _stored(rows: Sequence[Sequence[Any]]) -> list[StoredCard]:
+    return [StoredCard(bank, question, _state(card)) for bank, question, *card in rows]
+
+
 class CardRepository:
     """A player's cards, always read by (platform, workspace, player): one player's
     cards are never in another's answer."""
@@ -158,7 +162,7 @@ class CardRepository:
             " ORDER BY due, bank_id, question_id LIMIT ?",
             (*self._key(player, scope), before, limit),
         )
-        return [StoredCard(bank, question, _state(card)) for bank, question, *card in rows]
+        return _stored(rows)
 
     async def missed(self, player: PlayerRef, scope: ScopeRef, limit: int) -> list[StoredCard]:
         """Cards whose last answer was wrong, the most recent first."""
@@ -168,7 +172,7 @@ class CardRepository:
             " ORDER BY last_review DESC, bank_id, question_id LIMIT ?",
             (*self._key(player, scope), limit),
         )
-        return [StoredCard(bank, question, _state(card)) for bank, question, *card in rows]
+        return _stored(rows)
 
     async def next_due(self, player: PlayerRef, scope: ScopeRef) -> float | None:
         rows = await self._database.read(
@@ -191,7 +195,7 @@ class CardRepository:
             " WHERE platform = ? AND workspace_id = ? AND player_id = ?",
             self._key(player, scope),
         )
-        return [StoredCard(bank, question, _state(card)) for bank, question, *card in rows]
+        return _stored(rows)
 
     async def retention(self, player: PlayerRef, scope: ScopeRef) -> list[Retention]:
         rows = await self._database.read(

@@ -13,13 +13,17 @@ class InsightRepository:
     def __init__(self, database: Database):
         self._database = database
 
-    async def log(self, scope: ScopeRef) -> list[LoggedAnswer]:
-        """Every answer in the workspace, in the order given (first tries need it all)."""
+    async def log(
+        self, scope: ScopeRef, question: tuple[str, str] | None = None
+    ) -> list[LoggedAnswer]:
+        """Every answer in the workspace (to one (bank, question), if given), in the order
+        given: first tries need them all."""
+        one = " AND bank_id = ? AND question_id = ?" if question else ""
         rows = await self._database.read(
             "SELECT review_id, player_id, bank_id, question_id, source, choice, rating > 1,"
             " reviewed_at, was_due FROM review_log WHERE platform = ? AND workspace_id = ?"
-            " ORDER BY review_id",
-            (scope.platform, scope.workspace_id),
+            f"{one} ORDER BY review_id",
+            (scope.platform, scope.workspace_id, *(question or ())),
         )
         return [
             LoggedAnswer(rid, player, bank, question, source, choice, bool(right), at, bool(due))

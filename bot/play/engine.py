@@ -11,6 +11,7 @@ from dataclasses import replace
 
 from bot.content.banks import Bank, Catalog
 from bot.insights.links import Signer
+from bot.insights.report import percent
 from bot.insights.service import Insights
 from bot.operations import metrics
 from bot.operations.health import Health
@@ -472,17 +473,13 @@ class Engine:
                     played.points if played else 0,
                     seen=len(mine),
                     due=sum(card.due < cutoff for card in mine),
-                    retention=_percent(kept_here.passed, kept_here.reviews) if kept_here else None,
-                    recall=_percent(sum(recall(card, now) for card in mine), len(mine))
+                    retention=percent(kept_here.passed, kept_here.reviews) if kept_here else None,
+                    recall=percent(sum(recall(card, now) for card in mine), len(mine))
                     if mine
                     else None,
                 )
             )
         return Stats(locale, tuple(rows), due=sum(row.due for row in rows))
-
-
-def _percent(part: float, whole: int) -> int:
-    return round(100 * part / whole)
 
 
 def _refused(run: Run, bank: Bank, problem: str, locale: str) -> Notice:

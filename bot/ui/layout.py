@@ -71,6 +71,11 @@ def filled(locale: str, key: str, pieces: Mapping[str, Inline], **values: object
     return tuple(pieces[part] if i % 2 else part for i, part in enumerate(parts) if part)
 
 
+def shown_percent(value: int | None) -> str:
+    """A share as people read it: "42%", or "—" when there is nothing to count yet."""
+    return "—" if value is None else f"{value}%"
+
+
 def lines(*texts: str) -> Text:
     return Text(tuple((text,) for text in texts))
 
@@ -288,9 +293,6 @@ def _leaderboard(view: Leaderboard, phrases: Phrasebook) -> Document:
 def _stats(view: Stats, phrases: Phrasebook) -> Document:
     loc = view.locale
 
-    def percent(value: int | None) -> str:
-        return "—" if value is None else f"{value}%"
-
     rows: list[Line] = []
     for row in view.rows:
         played = t(
@@ -308,8 +310,8 @@ def _stats(view: Stats, phrases: Phrasebook) -> Document:
                 "stats_cards",
                 seen=row.seen,
                 due=row.due,
-                retention=percent(row.retention),
-                recall=percent(row.recall),
+                retention=shown_percent(row.retention),
+                recall=shown_percent(row.recall),
             )
             rows.append(("    ", cards))
     body = Text(tuple(rows)) if rows else lines(t(loc, "stats_empty"))
@@ -332,15 +334,12 @@ def _stats(view: Stats, phrases: Phrasebook) -> Document:
 def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
     loc = view.locale
 
-    def percent(value: int | None) -> str:
-        return "—" if value is None else f"{value}%"
-
     def question(row: QuestionRow, why: str | None = None) -> Line:
         line = t(
             loc,
             "insights_question",
             prompt=row.prompt,
-            accuracy=percent(row.accuracy),
+            accuracy=shown_percent(row.accuracy),
             tries=row.first_tries,
         )
         wrong = t(loc, "insights_wrong", wrong=row.top_wrong) if row.top_wrong else ""
@@ -357,8 +356,8 @@ def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
             "insights_topic",
             players=topic.players,
             answers=topic.answers,
-            accuracy=percent(topic.accuracy),
-            retention=percent(topic.retention),
+            accuracy=shown_percent(topic.accuracy),
+            retention=shown_percent(topic.retention),
         )
         blocks.append(
             Text(((Strong(topic.title), ": ", summary), *(question(q) for q in topic.hardest)))
