@@ -65,6 +65,7 @@ async def compose(
             tasks=tasks,
             insights_for_everyone=core.insights_for_everyone,
             dashboard=dashboard_signer(core),
+            forget_after_days=core.forget_after_days,
         )
     finally:
         await tasks.close()  # before the store: a task may still be writing

@@ -22,6 +22,7 @@ import aiohttp
 from aiohttp import web
 from slack_sdk.web.async_client import AsyncWebClient
 
+from adapters.slack.installations import Clients
 from adapters.slack.people import People
 from adapters.slack.runtime import build_app, web_app
 from adapters.slack.settings import SlackSettings
@@ -164,7 +165,7 @@ async def measure(rates: list[int], seconds: float) -> str:
         assert (await child.stdout.readline()).strip() == b"ready"
         engine = Engine(catalog, store)
         settings = SlackSettings(TOKEN, SECRET, "", api_url=api_url)
-        people = People(AsyncWebClient(TOKEN, base_url=api_url))
+        people = People(Clients(AsyncWebClient(TOKEN, base_url=api_url)))
         runner = web.AppRunner(web_app(build_app(engine, settings, people)), access_log=None)
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", app_port).start()

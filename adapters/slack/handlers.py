@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Collection
+from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 import aiohttp
-from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncRespond
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest, AsyncRespond
+from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -23,6 +25,7 @@ from bot.ui.views import Notice
 
 from . import files, modals, parse
 from .deliver import PLATFORM, Replier, post_privately
+from .installations import Clients
 from .people import People
 from .phrases import TEXT
 from .retries import api_error
@@ -49,8 +52,41 @@ def _notice(locale: str, key: str, text: str) -> Reply:
     return Reply(Notice(locale, key, text), Delivery.PRIVATE)
 
 
+class Removals(AsyncMiddleware):
+    """``app_uninstalled`` and ``tokens_revoked`` (the bot's): the workspace's installation
+    goes at once, its quiz data after the grace period (unless it installs again). Done
+    before Slack gets its 200, as middleware: bolt acknowledges an event before running
+    its listener, so an event whose write failed would be lost, not sent again."""
+
+    def __init__(self, engine: Engine, clients: Clients):
+        self._engine = engine
+        self._clients = clients
+
+    async def async_process(
+        self,
+        *,
+        req: AsyncBoltRequest,
+        resp: BoltResponse,
+        next: Callable[[], Awaitable[BoltResponse]],
+    ) -> BoltResponse:
+        if not parse.app_event(req.body):
+            return await next()
+        removal = parse.removal(req.body)
+        if removal is not None:
+            if self._clients.installations is not None:
+                await self._clients.installations.removed(removal.team_id)
+            else:
+                await self._engine.installs.left(ScopeRef(PLATFORM, removal.team_id))
+        return BoltResponse(status=200, body="")
+
+
 def register(
-    app: AsyncApp, engine: Engine, people: People, replier: Replier, admins: Collection[str] = ()
+    app: AsyncApp,
+    engine: Engine,
+    people: People,
+    clients: Clients,
+    replier: Replier,
+    admins: Collection[str] = (),
 ) -> None:
     """``admins``: member ids with admin rights besides the workspace's admins and owners."""
 
@@ -167,3 +203,5 @@ def register(
         with logs.bind(**_log_fields(sent, body)):
             reply = await engine.handle(modals.proposal(sent.values), await context_for(sent))
             await post_privately(client, sent.channel_id, sent.user_id, reply)
+
+    app.use(Removals(engine, clients))

@@ -39,6 +39,8 @@ from bot.play.requests import (
 )
 
 COMMAND = "/quiz"
+# The Events API events the app subscribes to (deploy/slack/manifest.distribution.yaml).
+APP_EVENTS = ("app_uninstalled", "tokens_revoked")
 MAX_TOPIC = 100  # characters of a topic read from /quiz text
 HELP, TOPICS, LEADERBOARD, STATS, LANG = "help", "topics", "leaderboard", "stats", "lang"
 REVIEW, REMIND = "review", "remind"
@@ -123,6 +125,15 @@ class Click:
     action_id: str
     response_url: str
     user_name: str  # the Slack handle, as for Command
+
+
+@dataclass(frozen=True)
+class Removal:
+    """An Events API notice that a workspace removed the app: ``app_uninstalled``, or
+    ``tokens_revoked`` naming the bot's token."""
+
+    team_id: str
+    event: str
 
 
 def _text(value: object) -> str | None:
@@ -225,11 +236,38 @@ def submission(body: Mapping[str, Any]) -> Submission | None:
     return Submission(team, opened[0], user_id, handle, form, opened[1], values)
 
 
+def app_event(body: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | None:
+    """The team and event of an app_uninstalled or tokens_revoked callback."""
+    event, team = body.get("event"), _text(body.get("team_id"))
+    if body.get("type") != "event_callback" or not (isinstance(event, Mapping) and team):
+        return None
+    return (team, event) if _get(event, "type") in APP_EVENTS else None
+
+
+def removal(body: Mapping[str, Any]) -> Removal | None:
+    """The workspace that removed the app, or None (a revoked user token concerns none
+    this app keeps: it asks for no user scopes)."""
+    found = app_event(body)
+    if found is None:
+        return None
+    team, event = found
+    kind = str(event["type"])
+    bots = _get(_get(event, "tokens"), "bot")
+    if kind == "tokens_revoked" and not (isinstance(bots, list) and bots):
+        return None
+    return Removal(team, kind)
+
+
 def understood(body: object) -> bool:
     """Whether a request is one this app serves, in a shape it can read."""
-    if not isinstance(body, Mapping) or "event" in body:
-        # No kind has an `event`; bolt reads it on every request and fails on a non-dict.
+    if not isinstance(body, Mapping):
         return False
+    if body.get("type") == "url_verification":  # Slack checking the events URL
+        return isinstance(body.get("challenge"), str)
+    if "event" in body:
+        # Bolt reads `event` on every request and fails on a non-dict; only the app's
+        # own lifecycle events are subscribed.
+        return app_event(body) is not None
     return any(read(body) is not None for read in (command, click, submission))
 
 

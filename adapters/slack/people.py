@@ -13,8 +13,8 @@ from dataclasses import dataclass
 import aiohttp
 from cachetools import TTLCache
 from slack_sdk.errors import SlackApiError
-from slack_sdk.web.async_client import AsyncWebClient
 
+from .installations import Clients
 from .retries import api_error
 
 log = logging.getLogger(__name__)
@@ -28,10 +28,8 @@ class Person:
 
 
 class People:
-    def __init__(
-        self, client: AsyncWebClient, cache: TTLCache[tuple[str, str], Person] | None = None
-    ):
-        self._client = client
+    def __init__(self, clients: Clients, cache: TTLCache[tuple[str, str], Person] | None = None):
+        self._clients = clients
         # An hour: a new name, language or admin role shows within that time.
         self._cache = TTLCache(maxsize=10_000, ttl=3600.0) if cache is None else cache
 
@@ -42,8 +40,11 @@ class People:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
+        client = await self._clients.of(team_id)
+        if client is None:  # not installed there: authorize has refused the request already
+            return Person(fallback_name, None)
         try:
-            response = await self._client.users_info(user=user_id, include_locale=True)
+            response = await client.users_info(user=user_id, include_locale=True)
         except SlackApiError as exc:
             log.warning("users.info failed for %s: %s", user_id, api_error(exc))
             return Person(fallback_name, None)

@@ -1,11 +1,12 @@
 """Channel play's public messages on Slack: the core's Publisher, over chat.postMessage
-and chat.update. A message's reference is ``"<channel id>:<ts>"``, all chat.update needs,
-so a post made before a restart can still be edited after it."""
+and chat.update, with the workspace's own token. A message's reference is
+``"<channel id>:<ts>"``, all chat.update needs, so a post made before a restart can
+still be edited after it."""
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -14,6 +15,7 @@ from slack_sdk.web.async_slack_response import AsyncSlackResponse
 from bot.play.refs import ScopeRef
 from bot.ui.views import ChannelView, Notice
 
+from .installations import Clients
 from .render import render
 from .retries import api_error
 
@@ -29,8 +31,8 @@ class PublishError(Exception):
 
 
 class SlackPublisher:
-    def __init__(self, client: AsyncWebClient):
-        self._client = client
+    def __init__(self, clients: Clients):
+        self._clients = clients
         # Channels already told to invite the bot: one warning per outage, not per post.
         self._warned: set[str] = set()
 
@@ -38,8 +40,8 @@ class SlackPublisher:
         message = render(view)
         response = await self._send(
             "chat.postMessage",
-            channel.channel_id,
-            self._client.chat_postMessage(
+            channel,
+            lambda client: client.chat_postMessage(
                 channel=channel.channel_id,
                 text=message.text,
                 blocks=list(message.blocks),
@@ -57,8 +59,8 @@ class SlackPublisher:
         message = render(view)
         await self._send(
             "chat.update",
-            channel_id,
-            self._client.chat_update(
+            ScopeRef(channel.platform, channel.workspace_id, channel_id),
+            lambda client: client.chat_update(
                 channel=channel_id, ts=ts, text=message.text, blocks=list(message.blocks)
             ),
         )
@@ -68,17 +70,27 @@ class SlackPublisher:
         message = render(view)
         await self._send(
             "chat.postMessage",
-            player_id,
-            self._client.chat_postMessage(
+            ScopeRef(workspace.platform, workspace.workspace_id, player_id),
+            lambda client: client.chat_postMessage(
                 channel=player_id, text=message.text, blocks=list(message.blocks)
             ),
         )
 
     async def _send(
-        self, method: str, channel_id: str, call: Awaitable[AsyncSlackResponse]
+        self,
+        method: str,
+        where: ScopeRef,
+        call: Callable[[AsyncWebClient], Awaitable[AsyncSlackResponse]],
     ) -> AsyncSlackResponse:
+        channel_id = where.channel_id
+        client = await self._clients.of(where.workspace_id)
+        if client is None:
+            raise PublishError(
+                f"quizbot is not installed in Slack workspace {where.workspace_id}"
+                f" (for {method} in {channel_id})"
+            )
         try:
-            response = await call
+            response = await call(client)
         except SlackApiError as exc:
             error = api_error(exc)
             if error in NOT_A_MEMBER and channel_id not in self._warned:

@@ -6,24 +6,29 @@ import asyncio
 import logging
 import weakref
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import aiohttp
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 from slack_bolt.async_app import AsyncApp, AsyncBoltRequest
 from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.operations.sealing import Sealer, keys_of
 from bot.play.engine import Engine
+from bot.play.refs import ScopeRef
 
 from ..errors import SetupError
 from . import handlers, parse, retries
 from .deliver import PLATFORM, Replier
+from .installations import Clients, SlackInstallations, StoredAuthorize, StoredStates
 from .people import People
 from .publisher import SlackPublisher
-from .settings import EVENTS_PATH, SlackSettings
+from .settings import EVENTS_PATH, INSTALL_PATH, REDIRECT_PATH, SlackSettings
 
 log = logging.getLogger(__name__)
 
@@ -31,6 +36,14 @@ _Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 # Seconds per Web API call or reply: a player is waiting on every one.
 TIMEOUT = 10.0
 _REPLIERS: weakref.WeakKeyDictionary[AsyncApp, Replier] = weakref.WeakKeyDictionary()
+# What an install grants the bot: the manifests' bot scopes (a test keeps them equal).
+BOT_SCOPES = ("commands", "chat:write", "users:read", "files:read")
+# A request from a workspace without an installation (bolt tells the member this). In
+# English: who it is and their language are unknown without the workspace's token.
+NOT_INSTALLED = (
+    "quizbot is not installed in this workspace (any more): an admin can add it again"
+    " from its Add to Slack page."
+)
 
 
 class RefuseUnreadable(AsyncMiddleware):
@@ -51,22 +64,54 @@ class RefuseUnreadable(AsyncMiddleware):
         return BoltResponse(status=400, body="")
 
 
+def _add_to_slack(
+    engine: Engine, settings: SlackSettings, installations: SlackInstallations
+) -> dict[str, Any]:
+    """bolt's arguments for the OAuth flow at /slack/install and /slack/oauth_redirect,
+    with installations and states in quizbot's store."""
+    oauth = AsyncOAuthSettings(
+        client_id=settings.client_id,
+        client_secret=settings.client_secret,
+        scopes=list(BOT_SCOPES),
+        user_scopes=[],
+        install_path=INSTALL_PATH,
+        redirect_uri_path=REDIRECT_PATH,
+        authorization_url=settings.authorize_url,
+        installation_store=installations,
+        installation_store_bot_only=True,
+        state_store=StoredStates(engine.installs),
+    )
+    return {
+        "oauth_settings": oauth,
+        "authorize": StoredAuthorize(installations),
+        "user_facing_authorize_error_message": NOT_INSTALLED,
+    }
+
+
 def build_app(
     engine: Engine,
     settings: SlackSettings,
     people: People | None = None,
     timeout: float = TIMEOUT,
 ) -> AsyncApp:
-    """The bolt app with quizbot's handlers, and the engine's publisher for Slack channels.
-    It makes no call until the first request (bolt then calls auth.test once) or the first
+    """The bolt app with quizbot's handlers, and the engine's publisher for Slack channels:
+    for the one workspace of SLACK_BOT_TOKEN, or with Add to Slack (SLACK_CLIENT_ID) for
+    every workspace that installs it, each with its own token. It makes no call until the
+    first request (in single-token mode bolt then calls auth.test once) or the first
     channel post. Call ``close(app)`` when it stops serving."""
+    installations = (
+        SlackInstallations(engine.installs, Sealer(keys_of(settings.token_key)))
+        if settings.oauth
+        else None
+    )
     app = AsyncApp(
-        token=settings.bot_token,
+        token=None if installations else settings.bot_token,
         # Passed explicitly so bolt never reads it from the environment ("" in Socket Mode,
         # where requests are not signed).
         signing_secret=settings.signing_secret,
         name="quizbot",
         before_authorize=RefuseUnreadable(),
+        **(_add_to_slack(engine, settings, installations) if installations else {}),
     )
     # Point bolt's own client at SLACK_API_URL rather than passing `client=`: with the
     # token also in the environment, bolt would warn at every start that it is unused.
@@ -77,8 +122,9 @@ def build_app(
     # warn once when a call still fails (bolt copies these into each request's client).
     app.client.retry_handlers = retries.handlers()
     replier = _REPLIERS.setdefault(app, Replier(timeout))
-    handlers.register(app, engine, people or People(app.client), replier, settings.admins)
-    engine.publishers.register(PLATFORM, SlackPublisher(app.client))
+    clients = Clients(app.client, installations)
+    handlers.register(app, engine, people or People(clients), clients, replier, settings.admins)
+    engine.publishers.register(PLATFORM, SlackPublisher(clients))
     return app
 
 
@@ -124,10 +170,11 @@ def web_app(app: AsyncApp) -> web.Application:
     return application
 
 
-async def _check_token(client: AsyncWebClient) -> None:
-    """Fail at start with one clear line, not at a player's first command."""
+async def _check_token(client: AsyncWebClient) -> str:
+    """Fail at start with one clear line, not at a player's first command; returns the
+    token's workspace."""
     try:
-        await client.auth_test()
+        found = await client.auth_test()
     except SlackApiError as exc:
         raise SetupError(
             f"Slack refused SLACK_BOT_TOKEN ({retries.api_error(exc)}): copy the"
@@ -138,6 +185,7 @@ async def _check_token(client: AsyncWebClient) -> None:
             f"cannot reach the Slack Web API ({type(exc).__name__}):"
             " check the network and SLACK_API_URL"
         ) from None
+    return str(found.get("team_id", ""))
 
 
 async def _run_http(engine: Engine, app: AsyncApp, port: int, shared: bool) -> None:
@@ -171,7 +219,13 @@ async def _run_socket_mode(engine: Engine, app: AsyncApp, app_token: str) -> Non
 async def serve(engine: Engine, settings: SlackSettings) -> None:
     """Run the Slack app until cancelled: Socket Mode, or HTTP mode with ``--http``."""
     app = build_app(engine, settings)
-    await _check_token(app.client)
+    if settings.oauth:
+        installed = await engine.installs.count(PLATFORM)
+        log.info("Slack: Add to Slack at %s; installed in %d workspaces", INSTALL_PATH, installed)
+    else:
+        # A workspace that removed the app and then added it again starts with its new
+        # token: it is back, and its data stays.
+        await engine.installs.returned(ScopeRef(PLATFORM, await _check_token(app.client)))
     if settings.http:
         await _run_http(engine, app, settings.port, settings.workers > 1)
     else:

@@ -7,15 +7,20 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from bot.operations.sealing import MIN_KEY_CHARS, keys_of
 from bot.operations.settings import setting
 
 DEFAULT_API_URL = "https://slack.com/api/"
+DEFAULT_AUTHORIZE_URL = "https://slack.com/oauth/v2/authorize"
 EVENTS_PATH = "/slack/events"
+INSTALL_PATH = "/slack/install"
+REDIRECT_PATH = "/slack/oauth_redirect"
 # Member ids (U…, or W… on Enterprise Grid): what Slack puts in every payload.
 _USER_ID = re.compile(r"^[UW][A-Z0-9]{2,}$")
 
 _BOT_TOKEN = "the Bot User OAuth Token (xoxb-…) under OAuth & Permissions → OAuth Tokens"
 _SIGNING_SECRET = "it under Basic Information → App Credentials → Signing Secret"
+_CREDENTIALS = "it under Basic Information → App Credentials"
 _APP_TOKEN = (
     "create an app-level token (xapp-…) with the connections:write scope under"
     " Basic Information → App-Level Tokens"
@@ -23,6 +28,14 @@ _APP_TOKEN = (
 
 
 def _bot_token(slack: SlackSettings) -> str | None:
+    if slack.oauth_asked:
+        if slack.bot_token:
+            return (
+                "is one workspace's token, but SLACK_CLIENT_ID and SLACK_CLIENT_SECRET install"
+                " the app in many (each workspace's token comes from its installation):"
+                " unset one or the other"
+            )
+        return None
     if not slack.bot_token:
         return f"is not set: find {_BOT_TOKEN}"
     if not slack.bot_token.startswith("xoxb-"):
@@ -33,6 +46,37 @@ def _bot_token(slack: SlackSettings) -> str | None:
 def _signing_secret(slack: SlackSettings) -> str | None:
     if slack.http and not slack.signing_secret:
         return f"is not set (HTTP mode needs it): find {_SIGNING_SECRET}"
+    return None
+
+
+def _client_id(slack: SlackSettings) -> str | None:
+    if not slack.oauth_asked:
+        return None
+    if not slack.client_id:
+        return f"is not set (SLACK_CLIENT_SECRET is): find {_CREDENTIALS} → Client ID"
+    if not slack.http:
+        return "installs the app over HTTP (/slack/install): add --http"
+    return None
+
+
+def _client_secret(slack: SlackSettings) -> str | None:
+    if slack.client_id and not slack.client_secret:
+        return f"is not set (SLACK_CLIENT_ID is): find {_CREDENTIALS} → Client Secret"
+    return None
+
+
+def _token_key(slack: SlackSettings) -> str | None:
+    if not slack.oauth:
+        return None
+    keys = keys_of(slack.token_key)
+    if not keys:
+        return (
+            "is not set (it seals the installed workspaces' tokens in the database): set"
+            f" {MIN_KEY_CHARS} or more random characters, e.g. the output of"
+            " `openssl rand -hex 32`"
+        )
+    if any(len(k) < MIN_KEY_CHARS for k in keys):
+        return f"must be at least {MIN_KEY_CHARS} characters (each, when several)"
     return None
 
 
@@ -71,13 +115,22 @@ def _member_ids(raw: str) -> frozenset[str]:
     return frozenset(entries)
 
 
-def _api_url(raw: str) -> str:
+def _http_url(raw: str, default: str) -> str:
     url = urlsplit(raw)
     if url.scheme not in ("http", "https") or not url.netloc:
         raise ValueError(
-            f"is not an http(s) URL: leave it unset for Slack's own {DEFAULT_API_URL},"
+            f"is not an http(s) URL: leave it unset for Slack's own {default},"
             " or give the base URL of your proxy"
         )
+    return raw
+
+
+def _authorize_url(raw: str) -> str:
+    return _http_url(raw, DEFAULT_AUTHORIZE_URL)
+
+
+def _api_url(raw: str) -> str:
+    _http_url(raw, DEFAULT_API_URL)
     # slack_sdk joins method names onto the base URL, which needs its final slash.
     return raw if raw.endswith("/") else raw + "/"
 
@@ -96,6 +149,28 @@ class SlackSettings:
         env="SLACK_SIGNING_SECRET",
         help="Slack signing secret, for HTTP mode: Basic Information",
         check=_signing_secret,
+        secret=True,
+        default="",
+    )
+    client_id: str = setting(
+        env="SLACK_CLIENT_ID",
+        help="Slack app's Client ID, to install it in many workspaces (Add to Slack):"
+        " Basic Information",
+        check=_client_id,
+        default="",
+    )
+    client_secret: str = setting(
+        env="SLACK_CLIENT_SECRET",
+        help="Slack app's Client Secret, with SLACK_CLIENT_ID: Basic Information",
+        check=_client_secret,
+        secret=True,
+        default="",
+    )
+    token_key: str = setting(
+        env="QUIZBOT_TOKEN_KEY",
+        help="seals installed workspaces' Slack tokens in the database (≥ 32 characters;"
+        " comma-separated to rotate, newest first)",
+        check=_token_key,
         secret=True,
         default="",
     )
@@ -124,8 +199,25 @@ class SlackSettings:
         parse=_api_url,
         default=DEFAULT_API_URL,
     )
+    authorize_url: str = setting(
+        env="SLACK_AUTHORIZE_URL",
+        help="Slack's authorize page that Add to Slack links to (default Slack's own)",
+        parse=_authorize_url,
+        default=DEFAULT_AUTHORIZE_URL,
+    )
+
+    @property
+    def oauth_asked(self) -> bool:
+        """Whether the operator meant Add to Slack: a client id or secret is set."""
+        return bool(self.client_id or self.client_secret)
+
+    @property
+    def oauth(self) -> bool:
+        """Many workspaces, each installed through /slack/install with its own token."""
+        return bool(self.client_id and self.client_secret)
 
     @property
     def configured(self) -> bool:
-        """Whether the operator meant to run on Slack: a bot token is set."""
-        return bool(self.bot_token)
+        """Whether the operator meant to run on Slack: a bot token, or a client id and
+        secret, is set."""
+        return bool(self.bot_token) or self.oauth_asked

@@ -347,6 +347,13 @@ class CoreSettings:
         parse=at_least(int, 1),
         default=None,
     )
+    forget_after_days: float = setting(
+        env="QUIZBOT_FORGET_AFTER_DAYS",
+        toml="forget_after_days",
+        help="days a workspace's quiz data is kept after it removes the app (default 30)",
+        parse=at_least(float, 0),
+        default=30.0,
+    )
     reveal_hours: float = setting(
         env="QUIZBOT_REVEAL_HOURS",
         toml="reveal_hours",

@@ -20,6 +20,7 @@ from bot.persistence.dailies import DailyRepository
 from bot.persistence.database import BUSY_TIMEOUT_MS, MAX_BATCH, Database
 from bot.persistence.forgetting import ForgetRepository, Forgotten
 from bot.persistence.insights import InsightRepository
+from bot.persistence.installs import Departure, InstallRepository
 from bot.persistence.races import RaceRepository
 from bot.persistence.reminders import ReminderRepository
 from bot.persistence.rows import (
@@ -50,6 +51,7 @@ class Store:
         self.reminders = ReminderRepository(database)
         self.insights = InsightRepository(database)
         self.forget = ForgetRepository(database, runs)
+        self.installs = InstallRepository(database, runs)
         self.path = database.path
         self.runs = runs
         self.boards = BoardRepository(database)
@@ -100,9 +102,11 @@ __all__ = [
     "Credit",
     "DailyRepository",
     "Database",
+    "Departure",
     "ForgetRepository",
     "Forgotten",
     "InsightRepository",
+    "InstallRepository",
     "Proposal",
     "RaceRepository",
     "Recorded",

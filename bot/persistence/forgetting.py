@@ -80,6 +80,8 @@ _WORKSPACE_TABLES: tuple[tuple[str, str], ...] = (
     ("review_log", "platform = ? AND workspace_id = ?"),
     ("reminder_sends", "platform = ? AND workspace_id = ?"),
     ("reminders", "platform = ? AND workspace_id = ?"),
+    ("installations", "platform = ? AND workspace_id = ?"),
+    ("departures", "platform = ? AND workspace_id = ?"),
 )
 # Does a player still have anything in another workspace (then their name and language,
 # kept per platform, stay)?

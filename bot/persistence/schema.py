@@ -259,6 +259,30 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     ALTER TABLE daily_schedules ADD COLUMN prefer_missed INTEGER NOT NULL DEFAULT 0;
     """,
+    # 5: installations (a platform's credentials for a workspace, sealed by the adapter),
+    # the one-time states of the install flow, and the workspaces that removed the app,
+    # whose data is deleted when their grace period ends.
+    """
+    CREATE TABLE installations (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        credentials TEXT NOT NULL,
+        installed_at REAL NOT NULL,
+        PRIMARY KEY (platform, workspace_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE install_states (
+        state TEXT NOT NULL PRIMARY KEY,
+        expires_at REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE TABLE departures (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        left_at REAL NOT NULL,
+        forget_at REAL NOT NULL,
+        PRIMARY KEY (platform, workspace_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX departures_due ON departures (forget_at);
+    """,
 )
 
 

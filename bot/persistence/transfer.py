@@ -38,6 +38,9 @@ TABLES = (
     "review_log",
     "reminders",
     "reminder_sends",
+    "installations",
+    "install_states",
+    "departures",
 )
 IDENTITIES = {
     "boards": "board_id",

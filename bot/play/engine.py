@@ -22,6 +22,7 @@ from bot.play.channel import Caller, Publishers
 from bot.play.clock import Clock, SystemClock, period_key
 from bot.play.competitions import Competitions
 from bot.play.dailies import COUNT_REFRESH, DailyQuestions
+from bot.play.installs import GRACE_DAYS, Installs
 from bot.play.library import Library
 from bot.play.memory import CardState, days_until, due_cutoff
 from bot.play.races import Races
@@ -78,10 +79,12 @@ class Engine:
         tasks: Supervisor | None = None,
         insights_for_everyone: bool = False,
         dashboard: Signer | None = None,
+        forget_after_days: float = GRACE_DAYS,
     ):
         """The composition root of the core. ``reveal_hours``: a daily reveal's delay
         when the command names none; ``count_refresh``: how often a daily post's answer
-        count is edited; ``tasks``: the owner of background tasks (the caller closes it)."""
+        count is edited; ``tasks``: the owner of background tasks (the caller closes it);
+        ``forget_after_days``: how long a workspace's data outlives its removing the app."""
         self.library = Library(catalog, store.workspace_banks, shared=store.database.postgres)
         self.store = store
         self.clock = clock or SystemClock()
@@ -125,6 +128,7 @@ class Engine:
             for_everyone=insights_for_everyone,
             signer=dashboard,
         )
+        self.installs = Installs(store.installs, self.clock, forget_after_days)
         self.scheduler = Scheduler(
             [
                 self.daily.posting,
@@ -132,6 +136,7 @@ class Engine:
                 self.races.advancing,
                 self.competitions.ending,
                 self.reminders.sending,
+                self.installs.forgetting,
             ]
         )
         self.health = Health(store.database, self.clock)

@@ -1,12 +1,19 @@
 """A fake Slack on 127.0.0.1, for tests and for trying quizbot by hand.
 
 It serves what quizbot calls (the Web API methods ``auth.test``, ``users.info``,
-``chat.*``, ``views.open`` and ``apps.connections.open``, and the download of files
-members chose in a modal), records every ``response_url`` post and Web API call, keeps
-each channel message as ``chat.update`` leaves it and each message to a user id as a DM,
-and offers a Socket Mode websocket. ``SlackDriver`` plays Slack's other half: it sends
-slash commands, button clicks and modal submissions to the app, signed the way Slack
-signs them, and returns the messages the app posts back.
+``chat.*``, ``views.open``, ``apps.connections.open`` and ``oauth.v2.access``, the
+download of files members chose in a modal, and the "Add to Slack" authorize page),
+records every ``response_url`` post and Web API call, keeps each channel message as
+``chat.update`` leaves it and each message to a user id as a DM, and offers a Socket
+Mode websocket. ``SlackDriver`` plays Slack's other half: it sends slash commands,
+button clicks, modal submissions and events to the app, signed the way Slack signs
+them, installs the app as a browser would, and returns the messages the app posts back.
+
+Several workspaces: a bot token belongs to one team (``T1`` unless the install flow
+issued it for another), and so does every channel and user id (``homes``; ``T1``
+unless listed). A call naming a channel or user of another team than its token's is
+refused as Slack would (``channel_not_found``, ``user_not_found``), so a test sees
+which token each workspace's calls carried (``Call.team``).
 
 By hand, in three terminals (the same SLACK_SIGNING_SECRET in the last two):
 
@@ -20,12 +27,19 @@ Channel play by hand: ``serve --admin U0ADMIN --user U0ADMIN=Boss --user U1=Ana`
 ``send "daily on offloading 09:30 UTC" --user U0ADMIN`` (any /quiz text), ``posts`` (the
 channel's messages as last edited, with their buttons) and ``click 1 B --user U1``
 (button B of the first channel message), each with the same --port, --app and secret.
+
+Add to Slack by hand: ``serve --home UT2=T2 --home C2=T2``, quizbot with
+``SLACK_CLIENT_ID=1111.2222 SLACK_CLIENT_SECRET=fake-client-secret
+QUIZBOT_TOKEN_KEY=<32+ characters> SLACK_AUTHORIZE_URL=http://127.0.0.1:8900/oauth/v2/authorize``
+instead of SLACK_BOT_TOKEN, then ``install T1``, ``install T2``, ``play offloading --team T2
+--channel C2 --user UT2`` and ``uninstall T2``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
 import contextlib
 import hashlib
 import hmac
@@ -34,12 +48,13 @@ import itertools
 import json
 import os
 import re
+import secrets
 import sys
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from typing import Any, Protocol, TypeVar
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import aiohttp
 from aiohttp import web
@@ -52,6 +67,8 @@ MAX_BLOCKS = 50
 FAULTS = ("429", "500", "slow", "drop")
 CHAT_METHODS = ("chat.postMessage", "chat.postEphemeral", "chat.update")
 TRIGGER_SECONDS = 3  # how long Slack accepts a trigger_id for views.open
+HOME = "T1"  # the team of every token, channel and user not said otherwise
+CLIENT_ID, CLIENT_SECRET = "1111.2222", "fake-client-secret"  # the app's credentials
 
 
 @dataclass(frozen=True)
@@ -59,6 +76,12 @@ class Call:
     method: str  # a Web API method, or "response_url"
     body: dict[str, Any]
     key: str = ""  # which response_url, for "response_url"
+    team: str = ""  # the team of the bot token the call carried ("" for none)
+
+
+def bot_user(team: str) -> str:
+    """The app's bot user in a team."""
+    return "UQUIZBOT" if team == HOME else f"UQUIZBOT{team}"
 
 
 @dataclass
@@ -168,6 +191,16 @@ class FakeSlack:
         self.retry_after = 0  # seconds, in a 429's Retry-After
         self.slow_seconds = 1.0  # how long a "slow" call takes before its normal answer
         self.on_call: Callable[[Call], None] | None = None  # told of each call (benchmarks)
+        # Several workspaces: channel or user id → its team (HOME unless listed), the
+        # tokens the install flow issued (→ team) and those revoked since.
+        self.homes: dict[str, str] = {}
+        self.tokens: dict[str, str] = {}
+        self.revoked: set[str] = set()
+        self.team_names: dict[str, str] = {HOME: "Fake team"}
+        self.redirect_url = ""  # the app's OAuth redirect URL, as its settings list it
+        self.installer = "UADMIN"  # who approves an install on the authorize page
+        self.authorize_requests: list[dict[str, str]] = []
+        self._codes: dict[str, tuple[str, str, str]] = {}  # code → team, installer, scopes
         self.verbose = verbose
         self.url = ""
         self._changed = asyncio.Condition()
@@ -182,10 +215,12 @@ class FakeSlack:
         app.router.add_route("*", "/api/{method}", self._api)
         app.router.add_post("/response/{key}", self._response)
         app.router.add_get("/files-pri/{file_id}/{name}", self._download)
+        app.router.add_get("/oauth/v2/authorize", self._authorize)
         app.router.add_get("/socket", self._socket)
         app.router.add_get("/_response/{key}", self._wait_response)  # for `play`
         app.router.add_get("/_messages", self._messages)
         app.router.add_get("/_channel", self._channel)
+        app.router.add_post("/_uninstall/{team}", self._uninstall)  # for `uninstall`
         self._runner = web.AppRunner(app, access_log=None)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", port)
@@ -200,6 +235,18 @@ class FakeSlack:
     @property
     def api_url(self) -> str:
         return f"{self.url}/api/"
+
+    @property
+    def authorize_url(self) -> str:
+        return f"{self.url}/oauth/v2/authorize"
+
+    def uninstall(self, team: str) -> None:
+        """A workspace removes the app: every token Slack issued it stops working."""
+        self.revoked |= {token for token, home in self.tokens.items() if home == team}
+
+    def calls_in(self, team: str, method: str | None = None) -> list[Call]:
+        """The Web API calls made with a token of ``team`` (of one method, if given)."""
+        return [c for c in self.calls if c.team == team and method in (None, c.method)]
 
     def response_url(self, key: str) -> str:
         return f"{self.url}/response/{key}"
@@ -308,27 +355,42 @@ class FakeSlack:
             args.update(await request.json())
         else:
             args.update(await request.post())
-        token = request.headers.get("Authorization", "").removeprefix("Bearer ")
-        wanted = "xapp-" if method == "apps.connections.open" else "xoxb-"
-        answer = (
-            self._answer(method, args)
-            if token.startswith(wanted)
-            else {"ok": False, "error": "invalid_auth"}
-        )
+        authorization = request.headers.get("Authorization", "")
+        if method == "oauth.v2.access":
+            answer, team = self._oauth_access(authorization, args), ""
+        else:
+            answer, team = self._authorized(method, authorization.removeprefix("Bearer "), args)
         # Recorded after answering, so whoever waits on a call sees its effect too.
-        await self._record(Call(method, args))
+        await self._record(Call(method, args, team=team))
         return web.json_response(answer)
 
-    def _answer(self, method: str, args: Mapping[str, Any]) -> dict[str, Any]:
+    def _authorized(
+        self, method: str, token: str, args: Mapping[str, Any]
+    ) -> tuple[dict[str, Any], str]:
+        """The answer to a call with a bot (or app-level) token, and the token's team."""
+        wanted = "xapp-" if method == "apps.connections.open" else "xoxb-"
+        if not token.startswith(wanted):
+            return {"ok": False, "error": "invalid_auth"}, ""
+        if token in self.revoked:
+            return {"ok": False, "error": "token_revoked"}, ""
+        team = self.tokens.get(token, HOME)
+        named = args.get("user") if method == "users.info" else args.get("channel")
+        if method in ("users.info", *CHAT_METHODS) and self.homes.get(str(named), HOME) != team:
+            # Another workspace's channel or member: this token cannot see it.
+            error = "user_not_found" if method == "users.info" else "channel_not_found"
+            return {"ok": False, "error": error}, team
+        return self._answer(method, args, team), team
+
+    def _answer(self, method: str, args: Mapping[str, Any], team: str) -> dict[str, Any]:
         if method == "auth.test":
             return {
                 "ok": True,
                 "url": "https://fake.slack.test/",
-                "team": "Fake team",
+                "team": self.team_names.get(team, team),
                 "user": "quizbot",
-                "team_id": "T1",
-                "user_id": "UQUIZBOT",
-                "bot_id": "BQUIZBOT",
+                "team_id": team,
+                "user_id": bot_user(team),
+                "bot_id": "B" + bot_user(team)[1:],
                 "is_enterprise_install": False,
             }
         if method == "users.info":
@@ -343,6 +405,46 @@ class FakeSlack:
         if method == "apps.connections.open":
             return {"ok": True, "url": self.url.replace("http://", "ws://") + "/socket"}
         return {"ok": False, "error": "unknown_method"}
+
+    # --- Add to Slack -------------------------------------------------------------------
+
+    async def _authorize(self, request: web.Request) -> web.Response:
+        """Slack's authorize page, approved at once by ``installer`` for the ``team`` the
+        link names (HOME without one): back to the app's redirect URL with a code."""
+        asked = dict(request.query)
+        self.authorize_requests.append(asked)
+        if asked.get("client_id") != CLIENT_ID:
+            return web.Response(status=400, text="invalid_client_id")
+        team = asked.get("team") or HOME
+        code = f"code-{team}-{secrets.token_hex(8)}"
+        self._codes[code] = (team, self.installer, asked.get("scope", ""))
+        back = asked.get("redirect_uri") or self.redirect_url
+        query = urlencode({"code": code, "state": asked.get("state", "")})
+        raise web.HTTPFound(f"{back}?{query}")
+
+    def _oauth_access(self, authorization: str, args: Mapping[str, Any]) -> dict[str, Any]:
+        """A code for a bot token, once, with the app's client id and secret (HTTP Basic)."""
+        credentials = base64.b64encode(f"{CLIENT_ID}:{CLIENT_SECRET}".encode()).decode()
+        if authorization != f"Basic {credentials}":
+            return {"ok": False, "error": "invalid_client"}
+        found = self._codes.pop(str(args.get("code")), None)
+        if found is None:
+            return {"ok": False, "error": "invalid_code"}
+        team, installer, scopes = found
+        token = f"xoxb-{team}-{secrets.token_hex(8)}"
+        self.tokens[token] = team
+        return {
+            "ok": True,
+            "access_token": token,
+            "token_type": "bot",
+            "scope": scopes,
+            "bot_user_id": bot_user(team),
+            "app_id": "AQUIZBOT",
+            "team": {"id": team, "name": self.team_names.get(team, team)},
+            "enterprise": None,
+            "is_enterprise_install": False,
+            "authed_user": {"id": installer},
+        }
 
     def _open_view(self, args: Mapping[str, Any]) -> dict[str, Any]:
         """A modal, for a trigger_id the driver issued less than 3 s ago and used once."""
@@ -434,6 +536,10 @@ class FakeSlack:
 
     async def _messages(self, request: web.Request) -> web.Response:
         return web.json_response(self.messages())
+
+    async def _uninstall(self, request: web.Request) -> web.Response:
+        self.uninstall(request.match_info["team"])
+        return web.Response(text="ok")
 
     async def _channel(self, request: web.Request) -> web.Response:
         return web.json_response([asdict(p) for p in self.channel_posts()])
@@ -573,7 +679,8 @@ class SlackDriver:
     _keys: itertools.count = field(default_factory=lambda: itertools.count(1))
 
     def new_key(self) -> str:
-        return f"r{next(self._keys)}"
+        # With the team: drivers of two workspaces share one fake's response URLs.
+        return f"{self.team}r{next(self._keys)}"
 
     def command_fields(self, text: str, user: str, key: str) -> dict[str, str]:
         return {
@@ -717,6 +824,81 @@ class SlackDriver:
         ):
             return resp.status, await resp.text()
 
+    async def event(self, event: Mapping[str, Any], team: str | None = None) -> int:
+        """Deliver an Events API event of ``team`` (the driver's own by default), signed,
+        as JSON; returns the HTTP status."""
+        body = {
+            "token": "deprecated-verification-token",
+            "team_id": team or self.team,
+            "api_app_id": "AQUIZBOT",
+            "event": dict(event),
+            "type": "event_callback",
+            "event_id": f"Ev{time.time_ns()}",
+            "event_time": int(time.time()),
+            "authorizations": [],
+            "is_ext_shared_channel": False,
+        }
+        raw = json.dumps(body).encode()
+        return await self.post(raw, headers=self.json_headers(raw))
+
+    def json_headers(self, raw: bytes) -> dict[str, str]:
+        """Slack's headers for a JSON body (events), signed now."""
+        ts = str(int(time.time()))
+        return {
+            "Content-Type": "application/json",
+            "X-Slack-Request-Timestamp": ts,
+            "X-Slack-Signature": sign(self.secret, ts, raw),
+        }
+
+    @property
+    def base_url(self) -> str:
+        """The app's origin: /slack/install and /slack/oauth_redirect are served there."""
+        parts = urlsplit(self.app_url)
+        return f"{parts.scheme}://{parts.netloc}"
+
+    async def install(self, team: str, cookie: bool = True) -> tuple[int, str]:
+        """Install the app in ``team`` as a browser does: open /slack/install, follow its
+        "Add to Slack" link to the authorize page (approved at once), follow Slack's
+        redirect back to the app with the cookie the install page set (none without
+        ``cookie``). Returns the final page's status and text."""
+        back, state_cookie = await self.approve(team)
+        return await self.finish_install(back, state_cookie if cookie else "")
+
+    async def install_page(self, team: str | None = None) -> tuple[str, str]:
+        """The install page's "Add to Slack" link and the cookie the page sets."""
+        query = f"?team={team}" if team else ""
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(f"{self.base_url}/slack/install{query}") as page,
+        ):
+            assert page.status == 200, f"/slack/install: HTTP {page.status}"
+            text = await page.text()
+            set_cookie = page.headers.get("Set-Cookie", "")
+        link = re.search(r'href="([^"]*/oauth/v2/authorize[^"]*)"', text)
+        assert link is not None, "no Add to Slack link on the install page"
+        return html.unescape(link[1]), set_cookie.split(";")[0]
+
+    async def approve(self, team: str) -> tuple[str, str]:
+        """Follow the install page's link to the authorize page, approved at once: where
+        Slack sends the browser back to (the app's redirect URL with a code and the
+        state), and the install page's cookie."""
+        link, cookie = await self.install_page(team)
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(link, allow_redirects=False) as approved,
+        ):
+            assert approved.status == 302, f"authorize: HTTP {approved.status}"
+            return approved.headers["Location"], cookie
+
+    async def finish_install(self, redirect: str, cookie: str = "") -> tuple[int, str]:
+        """Arrive at the app's redirect URL (Slack sends the browser there)."""
+        headers = {"Cookie": cookie} if cookie else {}
+        async with (
+            aiohttp.ClientSession() as session,
+            session.get(redirect, headers=headers, allow_redirects=False) as done,
+        ):
+            return done.status, await done.text()
+
     async def _exchange(self, what: str, body: str, key: str) -> dict[str, Any]:
         started = time.perf_counter()
         status = await self.post(body)
@@ -791,6 +973,8 @@ def _named_users(args: argparse.Namespace) -> dict[str, User]:
 
 async def _serve(args: argparse.Namespace) -> None:
     fake = FakeSlack(_named_users(args), anyone=User(args.locale, args.name), verbose=True)
+    fake.homes.update(pair.split("=", 1) for pair in args.home)
+    fake.redirect_url = args.redirect
     await fake.start(args.port)
     print(f"fake Slack Web API at {fake.api_url} (Ctrl-C to stop)", flush=True)
     try:
@@ -804,7 +988,27 @@ def _remote(args: argparse.Namespace) -> tuple[RemoteFake, SlackDriver]:
     fake keeps every earlier reply)."""
     fake = RemoteFake(f"http://127.0.0.1:{args.port}")
     keys = itertools.count(time.time_ns())
-    return fake, SlackDriver(fake, args.app, args.secret, channel=args.channel, _keys=keys)
+    driver = SlackDriver(fake, args.app, args.secret, args.team, args.channel, _keys=keys)
+    return fake, driver
+
+
+async def _installing(args: argparse.Namespace) -> int:
+    """``install``: Add to Slack as a browser would; ``uninstall``: the workspace's tokens
+    stop working and the app hears app_uninstalled."""
+    fake, slack = _remote(args)
+    if args.command == "install":
+        status, page = await slack.install(args.team)
+        heading = re.search(r"<h2>(.*?)</h2>", page)
+        print(f"HTTP {status}: {heading[1] if heading else page[:200]}")
+        return 0 if status == 200 else 1
+    async with (
+        aiohttp.ClientSession() as session,
+        session.post(f"{fake.url}/_uninstall/{args.team}") as done,
+    ):
+        done.raise_for_status()
+    status = await slack.event({"type": "app_uninstalled"}, args.team)
+    print(f"app_uninstalled → HTTP {status}")
+    return 0 if status == 200 else 1
 
 
 async def _play(args: argparse.Namespace) -> int:
@@ -887,6 +1091,22 @@ def main(argv: list[str] | None = None) -> int:
         metavar="ID",
         help="a workspace admin, per users.info (repeatable)",
     )
+    serve.add_argument(
+        "--home",
+        action="append",
+        default=[],
+        metavar="ID=TEAM",
+        help=f"a channel or user of another workspace than {HOME} (repeatable)",
+    )
+    serve.add_argument(
+        "--redirect",
+        default="http://127.0.0.1:3000/slack/oauth_redirect",
+        help="the app's OAuth redirect URL, where the authorize page sends the browser",
+    )
+    install = sub.add_parser("install", help="install the app in a workspace (Add to Slack)")
+    uninstall = sub.add_parser("uninstall", help="remove the app from a workspace")
+    for one in (install, uninstall):
+        one.add_argument("team", help="the workspace, e.g. T2")
     play = sub.add_parser("play", help="play a quiz against a running quizbot, as Slack would")
     play.add_argument("topic")
     play.add_argument("--answers", default="ABCD", help="letters to click, in turn")
@@ -896,11 +1116,12 @@ def main(argv: list[str] | None = None) -> int:
     click = sub.add_parser("click", help="click a button of a channel message")
     click.add_argument("post", type=int, help="the message's number, as `posts` shows it")
     click.add_argument("letter", help="the button's label, e.g. B")
-    for one in (play, send, posts, click):
+    for one in (play, send, posts, click, install, uninstall):
         one.add_argument("--port", type=int, default=8900, help="port of the running fake")
         one.add_argument("--app", default="http://127.0.0.1:3000/slack/events")
         one.add_argument("--secret", default=os.environ.get("SLACK_SIGNING_SECRET", ""))
         one.add_argument("--channel", default="C1")
+        one.add_argument("--team", default=HOME, help="the workspace the member is in")
     for one in (play, send, click):
         one.add_argument("--user", default="U0PLAYER")
     args = parser.parse_args(argv)
@@ -910,6 +1131,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if not args.secret:
         parser.error("set SLACK_SIGNING_SECRET or pass --secret")
+    if args.command in ("install", "uninstall"):
+        return asyncio.run(_installing(args))
     return asyncio.run(_play(args) if args.command == "play" else _one(args))
 
 

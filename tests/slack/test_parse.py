@@ -273,3 +273,22 @@ def test_submission() -> None:
         assert parse.submission(forged) is None and not parse.understood(forged)
     assert parse.submission({**SUBMISSION, "user": "U1"}) is None
     assert parse.submission({**SUBMISSION, "type": "view_closed"}) is None
+
+
+def test_the_app_lifecycle_events_are_read() -> None:
+    uninstalled = {"type": "event_callback", "team_id": "T2", "event": {"type": "app_uninstalled"}}
+    assert parse.understood(uninstalled)
+    assert parse.removal(uninstalled) == parse.Removal("T2", "app_uninstalled")
+    bot = {**uninstalled, "event": {"type": "tokens_revoked", "tokens": {"bot": ["UB"]}}}
+    assert parse.removal(bot) == parse.Removal("T2", "tokens_revoked")
+    user = {**uninstalled, "event": {"type": "tokens_revoked", "tokens": {"oauth": ["U1"]}}}
+    assert parse.understood(user) and parse.removal(user) is None
+    for odd in (
+        {**uninstalled, "event": {"type": "message", "text": "hi"}},  # not subscribed
+        {**uninstalled, "event": "app_uninstalled"},
+        {**uninstalled, "team_id": 7},
+        {**uninstalled, "type": "block_actions"},
+    ):
+        assert not parse.understood(odd) and parse.removal(odd) is None
+    assert parse.understood({"type": "url_verification", "challenge": "c"})
+    assert not parse.understood({"type": "url_verification", "challenge": ["c"]})

@@ -102,7 +102,7 @@ async def test_metrics_move_and_health_follows_the_database(bot: BotProcess) -> 
     await slack.command("stats", "U02")
     await bot.kill()
     (line,) = [line for line in bot.logs[-1].splitlines() if "users.info failed" in line]
-    assert " WARNING " in line and "platform=slack scope=T1/C1 request=trigger.r" in line
+    assert " WARNING " in line and "platform=slack scope=T1/C1 request=trigger.T1r" in line
 
 
 async def _click(slack: SlackDriver, action_id: str, user: str, key: str) -> None:

@@ -10,6 +10,7 @@ import yaml
 
 from adapters import cli
 from adapters.settings import load
+from adapters.slack.runtime import BOT_SCOPES
 
 from ..support.environment import REPO
 from ..support.settings import problems
@@ -125,3 +126,77 @@ def test_the_manifest_creates_the_app_in_one_paste() -> None:
     assert manifest["settings"]["socket_mode_enabled"] is True
     assert manifest["settings"]["interactivity"]["is_enabled"] is True
     assert len(manifest["display_information"]["description"]) <= 140
+    assert manifest["settings"]["event_subscriptions"]["bot_events"] == [
+        "app_uninstalled",
+        "tokens_revoked",
+    ]
+
+
+def test_the_distribution_manifest_installs_over_http_with_oauth() -> None:
+    single = yaml.safe_load((REPO / "deploy/slack/manifest.yaml").read_text(encoding="utf-8"))
+    text = (REPO / "deploy/slack/manifest.distribution.yaml").read_text(encoding="utf-8")
+    manifest = yaml.safe_load(text)
+    settings = manifest["settings"]
+    assert settings["socket_mode_enabled"] is False  # the Marketplace allows no Socket Mode
+    assert settings["org_deploy_enabled"] is False
+    assert settings["interactivity"]["request_url"] == "https://quizbot.example.com/slack/events"
+    assert settings["event_subscriptions"] == {
+        "request_url": "https://quizbot.example.com/slack/events",
+        "bot_events": ["app_uninstalled", "tokens_revoked"],
+    }
+    assert manifest["oauth_config"]["redirect_urls"] == [
+        "https://quizbot.example.com/slack/oauth_redirect"
+    ]
+    (command,) = manifest["features"]["slash_commands"]
+    assert command["url"] == "https://quizbot.example.com/slack/events"
+    # The same app otherwise, asking for what an install grants (runtime.BOT_SCOPES).
+    assert manifest["oauth_config"]["scopes"]["bot"] == list(BOT_SCOPES)
+    assert single["oauth_config"]["scopes"]["bot"] == list(BOT_SCOPES)
+    assert manifest["display_information"] == single["display_information"]
+    assert {**command, "url": None} == {**single["features"]["slash_commands"][0], "url": None}
+    for word in ("SLACK_CLIENT_ID", "SLACK_CLIENT_SECRET", "QUIZBOT_TOKEN_KEY", "/slack/install"):
+        assert word in text
+
+
+OAUTH = {
+    "SLACK_CLIENT_ID": "1111.2222",
+    "SLACK_CLIENT_SECRET": "client-secret-value",
+    "SLACK_SIGNING_SECRET": "signing-secret-value",
+    "QUIZBOT_TOKEN_KEY": "k" * 32,
+}
+
+
+def test_add_to_slack_needs_its_credentials_http_and_a_token_key() -> None:
+    assert configured(OAUTH) and settings_problems(OAUTH, args(http=True)) == []
+    assert load(OAUTH, args(http=True)).slack.oauth
+    only_id = {"SLACK_CLIENT_ID": "1111.2222", "SLACK_SIGNING_SECRET": "s"}
+    assert configured(only_id)
+    assert settings_problems(only_id, args(http=True)) == [
+        "SLACK_CLIENT_SECRET is not set (SLACK_CLIENT_ID is): find it under"
+        " Basic Information → App Credentials → Client Secret"
+    ]
+    only_secret = {"SLACK_CLIENT_SECRET": "client-secret-value", "SLACK_SIGNING_SECRET": "s"}
+    assert settings_problems(only_secret, args(http=True)) == [
+        "SLACK_CLIENT_ID is not set (SLACK_CLIENT_SECRET is): find it under"
+        " Basic Information → App Credentials → Client ID"
+    ]
+    no_key = {k: v for k, v in OAUTH.items() if k != "QUIZBOT_TOKEN_KEY"}
+    assert settings_problems(no_key, args(http=True)) == [
+        "QUIZBOT_TOKEN_KEY is not set (it seals the installed workspaces' tokens in the"
+        " database): set 32 or more random characters, e.g. the output of"
+        " `openssl rand -hex 32`"
+    ]
+    short = {**OAUTH, "QUIZBOT_TOKEN_KEY": f"{'k' * 32},short-old-key"}
+    assert settings_problems(short, args(http=True)) == [
+        "QUIZBOT_TOKEN_KEY must be at least 32 characters (each, when several)"
+    ]
+    socket = settings_problems(OAUTH, args())
+    assert socket[0] == "SLACK_CLIENT_ID installs the app over HTTP (/slack/install): add --http"
+    both = settings_problems({**OAUTH, "SLACK_BOT_TOKEN": "xoxb-1"}, args(http=True))
+    assert both == [
+        "SLACK_BOT_TOKEN is one workspace's token, but SLACK_CLIENT_ID and SLACK_CLIENT_SECRET"
+        " install the app in many (each workspace's token comes from its installation):"
+        " unset one or the other"
+    ]
+    for problem in [*socket, *both]:
+        assert "secret-value" not in problem and "kkkk" not in problem
