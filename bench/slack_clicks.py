@@ -3,7 +3,12 @@ HTTP on 127.0.0.1, from many players each with a started quiz, with open-loop ar
 Latency runs from sending a request to its feedback reaching the fake Slack's
 response_url endpoint (ack, engine, group commit, render and the reply included).
 
-    python -m bench.slack_clicks [--seconds 3] [--rates 250,500,750]
+    python -m bench.slack_clicks [--seconds 3] [--rates 250,500,750] [--modes token,oauth]
+
+Each mode is measured in the same run: ``token`` is one workspace's SLACK_BOT_TOKEN,
+``oauth`` the same workspace installed through Add to Slack (each request's token
+looked up from its installation, sealed in the store), so their ratio is what many
+workspaces cost a click.
 """
 
 from __future__ import annotations
@@ -20,14 +25,16 @@ from pathlib import Path
 
 import aiohttp
 from aiohttp import web
+from slack_sdk.oauth.installation_store import Installation
 from slack_sdk.web.async_client import AsyncWebClient
 
-from adapters.slack.installations import Clients
+from adapters.slack.installations import Clients, SlackInstallations
 from adapters.slack.people import People
 from adapters.slack.runtime import build_app, web_app
 from adapters.slack.settings import SlackSettings
 from bot.content.banks import default_directories, load_catalog
 from bot.operations.process import tune_gc
+from bot.operations.sealing import Sealer
 from bot.persistence import Store
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
@@ -39,6 +46,8 @@ from .common import ms, percentile, record, table
 
 SECRET = "bench-signing-secret"
 TOKEN = "xoxb-bench"
+TOKEN_KEY = "bench-token-key-of-at-least-32-characters"
+MODES = ("token", "oauth")
 SCOPE = ScopeRef("slack", "T1", "C1")
 
 
@@ -144,7 +153,31 @@ async def drive(port: int, app_url: str, seconds: float) -> None:
     print(json.dumps(results[1:]), flush=True)
 
 
-async def measure(rates: list[int], seconds: float) -> str:
+async def installed(engine: Engine, api_url: str) -> tuple[SlackSettings, People]:
+    """Add to Slack's settings, with workspace T1 installed (its token the fake's)."""
+    installations = SlackInstallations(engine.installs, Sealer([TOKEN_KEY]))
+    await installations.async_save(
+        Installation(
+            team_id="T1",
+            bot_token=TOKEN,
+            bot_id="BQUIZBOT",
+            bot_user_id="UQUIZBOT",
+            bot_scopes="commands,chat:write,users:read,files:read",
+            user_id="UADMIN",
+        )
+    )
+    settings = SlackSettings(
+        signing_secret=SECRET,
+        client_id="1111.2222",
+        client_secret="client-secret",
+        token_key=TOKEN_KEY,
+        http=True,
+        api_url=api_url,
+    )
+    return settings, People(Clients(AsyncWebClient(base_url=api_url), installations))
+
+
+async def measure(rates: list[int], seconds: float, mode: str) -> list[dict[str, float]]:
     """The bot (engine, store, the bolt app over HTTP) in this process; the fake Slack and
     the load generator in a child, as Slack's servers are elsewhere."""
     catalog = load_catalog(default_directories({}))
@@ -164,8 +197,11 @@ async def measure(rates: list[int], seconds: float) -> str:
     try:
         assert (await child.stdout.readline()).strip() == b"ready"
         engine = Engine(catalog, store)
-        settings = SlackSettings(TOKEN, SECRET, "", api_url=api_url)
-        people = People(Clients(AsyncWebClient(TOKEN, base_url=api_url)))
+        if mode == "oauth":
+            settings, people = await installed(engine, api_url)
+        else:
+            settings = SlackSettings(TOKEN, SECRET, api_url=api_url)
+            people = People(Clients(AsyncWebClient(TOKEN, base_url=api_url)))
         runner = web.AppRunner(web_app(build_app(engine, settings, people)), access_log=None)
         await runner.setup()
         await web.TCPSite(runner, "127.0.0.1", app_port).start()
@@ -183,20 +219,33 @@ async def measure(rates: list[int], seconds: float) -> str:
             await runner.cleanup()
         await store.close()
         shutil.rmtree(workdir, ignore_errors=True)
+    found: list[dict[str, float]] = results
+    return found
+
+
+def report(measured: dict[str, list[dict[str, float]]], seconds: float) -> str:
     rows = [
         [
-            str(r["offered"]), str(int(r["clicks"])), f"{r['achieved']:.0f}",
+            mode, str(r["offered"]), str(int(r["clicks"])), f"{r['achieved']:.0f}",
             ms(r["p50"]), ms(r["p99"]), str(int(r["failures"])),
         ]
+        for mode, results in measured.items()
         for r in results
     ]  # fmt: skip
-    latency = table(["offered/s", "clicks", "achieved/s", "p50 ms", "p99 ms", "non-200"], rows)
-    return (
-        f"{latency}\n\nThe bot (bolt app over HTTP, engine, SQLite store) in one process and"
-        " event loop; the fake Slack and the open-loop load generator in another."
+    header = ["mode", "offered/s", "clicks", "achieved/s", "p50 ms", "p99 ms", "non-200"]
+    text = (
+        f"{table(header, rows)}\n\nThe bot (bolt app over HTTP, engine, SQLite store) in one"
+        " process and event loop; the fake Slack and the open-loop load generator in another."
         f" {seconds:.0f} s per rate. Target: ≥ 500 clicks/s sustained with p99 ≤ 100 ms"
         " request-to-feedback."
     )
+    if set(MODES) <= set(measured):
+        ratios = [
+            f"{o['offered']:.0f}/s: p50 {o['p50'] / t['p50']:.2f}×, p99 {o['p99'] / t['p99']:.2f}×"
+            for t, o in zip(measured["token"], measured["oauth"], strict=True)
+        ]
+        text += " Add to Slack against one token, same run: " + "; ".join(ratios) + "."
+    return text
 
 
 def main() -> None:
@@ -204,6 +253,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=3.0)
     parser.add_argument("--rates", default="250,500,750")
     parser.add_argument("--no-record", action="store_true", help="print, do not append")
+    parser.add_argument("--modes", default=",".join(MODES), help="token, oauth or both")
     parser.add_argument(
         "--drive", nargs=2, metavar=("FAKE_PORT", "APP_URL"), help=argparse.SUPPRESS
     )
@@ -213,7 +263,9 @@ def main() -> None:
         return
     rates = [int(r) for r in args.rates.split(",")]
     tune_gc()  # the bot runs in this process: tuned as `quizbot run` tunes it
-    body = asyncio.run(measure(rates, args.seconds))
+    modes = [m for m in args.modes.split(",") if m in MODES]
+    measured = {mode: asyncio.run(measure(rates, args.seconds, mode)) for mode in modes}
+    body = report(measured, args.seconds)
     if args.no_record:
         print(body)
     else:

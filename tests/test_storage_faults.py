@@ -134,11 +134,11 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 def fill(directory: Path) -> Path:
     """Write zeros until the filesystem is full."""
     filler = directory / "filler"
-    with filler.open("wb") as out:
+    # Unbuffered: a write the full disk cut short leaves nothing for close() to flush.
+    with filler.open("wb", buffering=0) as out:
         try:
             while True:
                 out.write(b"\0" * 65536)
-                out.flush()
         except OSError:
             pass
     return filler

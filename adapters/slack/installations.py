@@ -82,17 +82,18 @@ class SlackInstallations(AsyncInstallationStore):
         if team_id in self._cache:
             return self._cache[team_id]
         sealed = await self._installs.credentials(_scope(team_id))
+        if sealed is None:  # not kept: an install in another process shows at once
+            return None
         found = None
-        if sealed is not None:
-            try:
-                found = load(self._sealer.open(sealed))
-            except SealError:
-                log.warning(
-                    "the stored installation of Slack workspace %s does not open with"
-                    " QUIZBOT_TOKEN_KEY (was the key changed?): keep the old key after the"
-                    " new one in QUIZBOT_TOKEN_KEY, or install the app there again",
-                    team_id,
-                )
+        try:
+            found = load(self._sealer.open(sealed))
+        except SealError:  # kept as None: said once a minute, not at every request
+            log.warning(
+                "the stored installation of Slack workspace %s does not open with"
+                " QUIZBOT_TOKEN_KEY (was the key changed?): keep the old key after the"
+                " new one in QUIZBOT_TOKEN_KEY, or install the app there again",
+                team_id,
+            )
         self._cache[team_id] = found
         return found
 

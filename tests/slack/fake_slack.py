@@ -623,6 +623,9 @@ class RemoteFake:
         return [ChannelPost(**post) for post in await self._get("/_channel")]
 
 
+_KEYS = itertools.count(1)
+
+
 def trigger_id(key: str) -> str:
     """A trigger id as Slack issues one: views.open takes it once, within 3 s."""
     return f"trigger.{key}.{int(time.time() * 1000)}"
@@ -676,7 +679,8 @@ class SlackDriver:
     team: str = "T1"
     channel: str = "C1"
     timings: list[tuple[str, float, float]] = field(default_factory=list)
-    _keys: itertools.count = field(default_factory=lambda: itertools.count(1))
+    # One count for every driver in the process: response URLs never repeat on one fake.
+    _keys: itertools.count = field(default_factory=lambda: _KEYS)
 
     def new_key(self) -> str:
         # With the team: drivers of two workspaces share one fake's response URLs.

@@ -308,3 +308,35 @@ async def test_with_one_token_removing_the_app_schedules_the_deletion_too(
         serving.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await serving
+
+
+async def test_a_changed_token_key_is_said_and_a_rotated_one_still_opens(
+    app: str,
+    two_teams: FakeSlack,
+    oauth_engine: Engine,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    await SlackDriver(two_teams, app, SECRET).install("T1")
+    new_key = "another-token-key-of-32-characters-or-more"
+    for keys, works in ((new_key, False), (f"{new_key},{TOKEN_KEY}", True)):
+        settings = SlackSettings(
+            signing_secret=SECRET,
+            client_id=CLIENT_ID,
+            client_secret=CLIENT_SECRET,
+            token_key=keys,
+            http=True,
+            api_url=two_teams.api_url,
+            authorize_url=two_teams.authorize_url,
+        )
+        runner, url = await start_http(oauth_engine, two_teams, settings)
+        try:
+            reply = await SlackDriver(two_teams, url, SECRET).command("offloading", "U1")
+        finally:
+            await runner.cleanup()
+        assert ("Question 1 of 8" in shown_text(reply)) is works
+        if not works:
+            assert reply["text"].startswith("quizbot is not installed in this workspace")
+            warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+            assert any("does not open with QUIZBOT_TOKEN_KEY" in m for m in warned)
+            assert not any("xoxb-" in r.getMessage() for r in caplog.records)
+            caplog.clear()  # bolt's error line for the request it could not authorize
