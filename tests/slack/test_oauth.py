@@ -115,6 +115,8 @@ async def test_two_workspaces_install_and_play_with_their_own_tokens(
         assert len(feedback) == 8
         assert "You got 4 of 8 right" in shown_text(feedback[-1])
 
+    # No auth.test per request: only the install flow asks it, once per workspace.
+    assert [c.team for c in two_teams.calls_to("auth.test")] == ["T1", "T2"]
     # Each workspace's calls carried its own token (a wrong one is refused by the fake).
     assert [c.body["user"] for c in two_teams.calls_in("T2", "users.info")] == ["UT2"]
     assert [c.body["user"] for c in two_teams.calls_in("T1", "users.info")] == ["U1"]
