@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
@@ -158,10 +159,6 @@ def _stay(db: Connection, workspace: ScopeRef) -> bool:
     return deleted.rowcount > 0
 
 
-def _departure(row: Sequence[object]) -> Departure:
+def _departure(row: Sequence[Any]) -> Departure:
     platform, workspace, left_at, forget_at = row
-    return Departure(
-        ScopeRef(str(platform), str(workspace)),
-        float(left_at),  # type: ignore[arg-type]
-        float(forget_at),  # type: ignore[arg-type]
-    )
+    return Departure(ScopeRef(platform, workspace), float(left_at), float(forget_at))
