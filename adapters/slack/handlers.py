@@ -73,10 +73,8 @@ class Removals(AsyncMiddleware):
             return await next()
         removal = parse.removal(req.body)
         if removal is not None:
-            if self._clients.installations is not None:
-                await self._clients.installations.removed(removal.team_id)
-            else:
-                await self._engine.installs.left(ScopeRef(PLATFORM, removal.team_id))
+            await self._engine.installs.left(ScopeRef(PLATFORM, removal.team_id))
+            self._clients.drop(removal.team_id)
         return BoltResponse(status=200, body="")
 
 

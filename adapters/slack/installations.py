@@ -25,7 +25,6 @@ from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.operations.sealing import Sealer, SealError
-from bot.persistence import Departure
 from bot.play.installs import Installs
 from bot.play.refs import ScopeRef
 
@@ -58,7 +57,9 @@ def load(text: str) -> Installation:
 
 
 class SlackInstallations(AsyncInstallationStore):
-    """bolt's installation store (bot installs only), in quizbot's store."""
+    """bolt's installation store (bot installs only), in quizbot's store. Removal is
+    the core's (``Installs.left``, from the Removals middleware), not bolt's own
+    revocation listeners."""
 
     def __init__(self, installs: Installs, sealer: Sealer):
         self._installs = installs
@@ -120,28 +121,9 @@ class SlackInstallations(AsyncInstallationStore):
         found = await self.installation(team_id) if team_id else None
         return found.to_bot() if found is not None and found.bot_token else None
 
-    async def removed(self, team_id: str) -> Departure:
-        """The workspace removed the app: its installation goes now, its data later."""
+    def drop(self, team_id: str) -> None:
+        """Forget the workspace's cached installation (it removed the app)."""
         self._cache.pop(team_id, None)
-        return await self._installs.left(_scope(team_id))
-
-    async def async_delete_bot(self, *, enterprise_id: str | None, team_id: str | None) -> None:
-        if team_id:
-            await self.removed(team_id)
-
-    async def async_delete_installation(
-        self,
-        *,
-        enterprise_id: str | None,
-        team_id: str | None,
-        user_id: str | None = None,
-    ) -> None:
-        if team_id and user_id is None:
-            await self.removed(team_id)
-
-    async def async_delete_all(self, *, enterprise_id: str | None, team_id: str | None) -> None:
-        if team_id:
-            await self.removed(team_id)
 
 
 class StoredStates(AsyncOAuthStateStore):
@@ -206,6 +188,11 @@ class Clients:
     def __init__(self, base: AsyncWebClient, installations: SlackInstallations | None = None):
         self._base = base
         self.installations = installations
+
+    def drop(self, team_id: str) -> None:
+        """The workspace removed the app: no more calls with its cached token."""
+        if self.installations is not None:
+            self.installations.drop(team_id)
 
     async def of(self, team_id: str) -> AsyncWebClient | None:
         if self.installations is None:

@@ -40,7 +40,8 @@ class SlackPublisher:
         message = render(view)
         response = await self._send(
             "chat.postMessage",
-            channel,
+            channel.workspace_id,
+            channel.channel_id,
             lambda client: client.chat_postMessage(
                 channel=channel.channel_id,
                 text=message.text,
@@ -59,7 +60,8 @@ class SlackPublisher:
         message = render(view)
         await self._send(
             "chat.update",
-            ScopeRef(channel.platform, channel.workspace_id, channel_id),
+            channel.workspace_id,
+            channel_id,
             lambda client: client.chat_update(
                 channel=channel_id, ts=ts, text=message.text, blocks=list(message.blocks)
             ),
@@ -70,7 +72,8 @@ class SlackPublisher:
         message = render(view)
         await self._send(
             "chat.postMessage",
-            ScopeRef(workspace.platform, workspace.workspace_id, player_id),
+            workspace.workspace_id,
+            player_id,
             lambda client: client.chat_postMessage(
                 channel=player_id, text=message.text, blocks=list(message.blocks)
             ),
@@ -79,14 +82,14 @@ class SlackPublisher:
     async def _send(
         self,
         method: str,
-        where: ScopeRef,
+        workspace_id: str,
+        channel_id: str,
         call: Callable[[AsyncWebClient], Awaitable[AsyncSlackResponse]],
     ) -> AsyncSlackResponse:
-        channel_id = where.channel_id
-        client = await self._clients.of(where.workspace_id)
+        client = await self._clients.of(workspace_id)
         if client is None:
             raise PublishError(
-                f"quizbot is not installed in Slack workspace {where.workspace_id}"
+                f"quizbot is not installed in Slack workspace {workspace_id}"
                 f" (for {method} in {channel_id})"
             )
         try:

@@ -124,14 +124,6 @@ class InstallRepository:
         )
         return [_departure(row) for row in rows]
 
-    async def pending(self, workspace: ScopeRef) -> Departure | None:
-        rows = await self._database.read(
-            "SELECT platform, workspace_id, left_at, forget_at FROM departures"
-            " WHERE platform = ? AND workspace_id = ?",
-            _where(workspace),
-        )
-        return _departure(rows[0]) if rows else None
-
     async def forget(self, departure: Departure, now: float) -> Forgotten | None:
         """Delete the departed workspace's data, unless it came back meanwhile (another
         process may have done it, or it installed again): None then."""

@@ -69,9 +69,6 @@ class Installs:
         )
         return departure
 
-    async def pending(self, workspace: ScopeRef) -> Departure | None:
-        return await self._installs.pending(workspace)
-
     async def _due(self) -> list[Departure]:
         return await self._installs.due(self._clock.now())
 

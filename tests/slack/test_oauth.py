@@ -52,19 +52,23 @@ async def oauth_engine(catalog: Catalog, store: Store, clock: FakeClock) -> Engi
     return Engine(catalog, store, clock=clock)
 
 
-@pytest.fixture
-async def app(oauth_engine: Engine, two_teams: FakeSlack) -> AsyncIterator[str]:
-    """The app in HTTP mode with Add to Slack; returns its events URL."""
-    settings = SlackSettings(
+def add_to_slack(fake: FakeSlack, token_key: str = TOKEN_KEY) -> SlackSettings:
+    """HTTP mode with Add to Slack, against the fake's Web API and authorize page."""
+    return SlackSettings(
         signing_secret=SECRET,
         client_id=CLIENT_ID,
         client_secret=CLIENT_SECRET,
-        token_key=TOKEN_KEY,
+        token_key=token_key,
         http=True,
-        api_url=two_teams.api_url,
-        authorize_url=two_teams.authorize_url,
+        api_url=fake.api_url,
+        authorize_url=fake.authorize_url,
     )
-    runner, url = await start_http(oauth_engine, two_teams, settings)
+
+
+@pytest.fixture
+async def app(oauth_engine: Engine, two_teams: FakeSlack) -> AsyncIterator[str]:
+    """The app in HTTP mode with Add to Slack; returns its events URL."""
+    runner, url = await start_http(oauth_engine, two_teams, add_to_slack(two_teams))
     two_teams.redirect_url = url.replace("/slack/events", "/slack/oauth_redirect")
     yield url
     await runner.cleanup()
@@ -321,16 +325,7 @@ async def test_a_changed_token_key_is_said_and_a_rotated_one_still_opens(
     await SlackDriver(two_teams, app, SECRET).install("T1")
     new_key = "another-token-key-of-32-characters-or-more"
     for keys, works in ((new_key, False), (f"{new_key},{TOKEN_KEY}", True)):
-        settings = SlackSettings(
-            signing_secret=SECRET,
-            client_id=CLIENT_ID,
-            client_secret=CLIENT_SECRET,
-            token_key=keys,
-            http=True,
-            api_url=two_teams.api_url,
-            authorize_url=two_teams.authorize_url,
-        )
-        runner, url = await start_http(oauth_engine, two_teams, settings)
+        runner, url = await start_http(oauth_engine, two_teams, add_to_slack(two_teams, keys))
         try:
             reply = await SlackDriver(two_teams, url, SECRET).command("offloading", "U1")
         finally:
