@@ -45,6 +45,7 @@ from .errors import SetupError
 from .insights_cli import TABLES as INSIGHT_TABLES
 from .insights_cli import insights
 from .ops import ops_app, serve
+from .screen import Screen
 from .settings import PLATFORMS, SECTIONS, Settings, load
 from .web.server import dashboard_app
 
@@ -109,15 +110,44 @@ def _bank_file(topic: str, form: str | None) -> Path | None:
 
 
 def _cmd_play(args: argparse.Namespace) -> int:
-    player = console.terminal_player(args.player or getpass.getuser() or "player")
     core = _settings(args).core
     locale = _terminal_locale(args.lang, core)
-    topic, catalog = args.topic, None
-    path = _bank_file(args.topic, args.format)
+    if args.topic is None:  # what there is to play, rather than a usage error
+        Screen().say(render(topic_list(load_banks(core), locale)))
+        return 0
+    return _play(
+        core,
+        args.topic,
+        locale,
+        player=args.player,
+        questions=args.questions,
+        new=args.new,
+        file_options=Options(args.format, language=args.file_lang, allow_missing=True),
+    )
+
+
+def _play(
+    core: CoreSettings,
+    topic: str,
+    locale: str,
+    *,
+    player: str | None = None,
+    questions: int | None = None,
+    new: bool = False,
+    file_options: Options | None = None,
+) -> int:
+    """A quiz in the terminal: a topic from the banks, or a bank file tried out."""
+    me = console.terminal_player(player or getpass.getuser() or "player")
+    options = file_options or Options(None, allow_missing=True)
+    catalog = None
+    path = _bank_file(topic, options.format)
     if path is not None:
         # Trying a file out: nothing of it reaches the player's real database.
-        options = Options(args.format, language=args.file_lang, allow_missing=True)
-        bank, problems = load_bank_file(path, options)
+        try:
+            bank, problems = load_bank_file(path, options)
+        except UnknownFormat as exc:
+            print(f"quizbot: {exc}", file=sys.stderr)
+            return 2
         for problem in problems:
             print(problem, file=sys.stderr)
         if bank is None:
@@ -125,9 +155,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         topic, catalog = bank.id, Catalog((bank,))
 
     async def work(engine: Engine) -> int:
-        return await console.play(
-            engine, topic, player, locale, questions=args.questions, new=args.new
-        )
+        return await console.play(engine, topic, me, locale, questions=questions, new=new)
 
     try:
         if catalog is None:
@@ -269,11 +297,11 @@ def _run_terminal(args: argparse.Namespace) -> int:
     locale = _terminal_locale(None, core)
     out = console.Terminal(locale)
     out.say(TEXT.t(locale, "no_platform") + "\n")
-    catalog = load_banks(core)
     topic = args.topic
     if not topic:
-        out.say(render(topic_list(catalog, locale)))
-        topic = first = catalog.banks[0].id
+        topics = topic_list(load_banks(core), locale)
+        out.say(render(topics))
+        topic = first = topics.topics[0].id
         if sys.stdin.isatty():
             try:
                 topic = input("\n" + TEXT.t(locale, "topic_prompt", default=first)).strip()
@@ -283,8 +311,7 @@ def _run_terminal(args: argparse.Namespace) -> int:
                 out.stopped()
                 return 0
             topic = topic or first
-    args.topic, args.player, args.lang, args.questions, args.new = topic, None, None, None, False
-    return _cmd_play(args)
+    return _play(core, topic, locale)
 
 
 def _cmd_discord_sync(args: argparse.Namespace) -> int:
@@ -294,10 +321,11 @@ def _cmd_discord_sync(args: argparse.Namespace) -> int:
 
 def _cmd_banks_list(args: argparse.Namespace) -> int:
     catalog = load_banks(_settings(args).core)
+    screen = Screen()
     for bank in catalog.banks:
         aliases = f" (also: {', '.join(bank.aliases)})" if bank.aliases else ""
         title = bank.text(bank.title, "en")
-        print(f"{bank.id}{aliases}: {title} — {len(bank.questions)} questions")
+        screen.say(f"{bank.id}{aliases}: {title} — {len(bank.questions)} questions")
     return 0
 
 
@@ -525,18 +553,19 @@ def _cmd_insights(args: argparse.Namespace) -> int:
     core = _settings(args).core
 
     async def work(engine: Engine) -> int:
-        print(
-            await insights(
-                engine,
-                args.workspace or [],
-                period=args.period,
-                topic=args.topic,
-                form=args.format,
-                table=args.table,
-                locale=_terminal_locale(args.lang, core),
-            ),
-            end="" if args.format == "csv" else "\n",
+        report = await insights(
+            engine,
+            args.workspace or [],
+            period=args.period,
+            topic=args.topic,
+            form=args.format,
+            table=args.table,
+            locale=_terminal_locale(args.lang, core),
         )
+        if args.format == "text":
+            Screen().say(report)
+        else:  # data for another program: exactly as made, never wrapped
+            sys.stdout.write(report if args.format == "csv" else report + "\n")
         return 0
 
     return asyncio.run(_engine_work(core, work))
@@ -548,7 +577,7 @@ def _cmd_stats(args: argparse.Namespace) -> int:
 
     async def work(engine: Engine) -> int:
         stats = await engine.stats(player, console.SCOPE, _terminal_locale(args.lang, core))
-        print(render(stats))
+        Screen().say(render(stats))
         return 0
 
     return asyncio.run(_engine_work(core, work))
@@ -560,9 +589,9 @@ def _cmd_leaderboard(args: argparse.Namespace) -> int:
 
     async def work(engine: Engine) -> int:
         board = await engine.leaderboard(
-            player, console.SCOPE, _terminal_locale(args.lang, core), args.period, args.bank
+            player, console.SCOPE, _terminal_locale(args.lang, core), args.period, args.topic
         )
-        print(render(board))
+        Screen().say(render(board))
         return 2 if isinstance(board, TopicList) else 0  # an unknown --bank
 
     return asyncio.run(_engine_work(core, work))
@@ -594,8 +623,9 @@ def parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play a quiz in the terminal")
     play.add_argument(
         "topic",
-        help="bank id, alias or title, e.g. offloading; or a bank file (.yaml or an import"
-        " format) to try without touching your database",
+        nargs="?",
+        help="bank id, alias or title, e.g. offloading (none: list the topics); or a bank"
+        " file (.yaml or an import format) to try without touching your database",
     )
     play.add_argument("--format", choices=formats, help="the file's format (else its extension)")
     play.add_argument(
@@ -629,9 +659,19 @@ def parser() -> argparse.ArgumentParser:
         metavar="PLATFORM:ID",
         help="one workspace, e.g. slack:T0123 (repeatable; default: every one with answers)",
     )
-    report.add_argument("--period", choices=("week", "month", "all"), default="all")
-    report.add_argument("--topic", help="one topic's bank id")
-    report.add_argument("--format", choices=("text", "csv", "json"), default="text")
+    report.add_argument(
+        "--period",
+        choices=("week", "month", "all"),
+        default="all",
+        help="the last 7 or 30 days, or all time (default all)",
+    )
+    report.add_argument("--topic", help="one topic: its id or alias, e.g. offloading")
+    report.add_argument(
+        "--format",
+        choices=("text", "csv", "json"),
+        default="text",
+        help="text to read (default), one table as CSV (--table), or every number as JSON",
+    )
     report.add_argument(
         "--table", choices=INSIGHT_TABLES, default="topics", help="which table --format csv prints"
     )
@@ -749,9 +789,17 @@ def parser() -> argparse.ArgumentParser:
     sync.set_defaults(func=_cmd_discord_sync)
 
     board = sub.add_parser("leaderboard", help="show the terminal leaderboard")
-    board.add_argument("--bank", help="one topic only")
-    board.add_argument("--period", choices=PERIODS, default="all")
-    board.add_argument("--lang", choices=i18n.LOCALES)
+    # --topic as in insights; --bank, its first name, still works.
+    board.add_argument(
+        "--topic", "--bank", dest="topic", help="one topic: its id or alias (default: all)"
+    )
+    board.add_argument(
+        "--period",
+        choices=PERIODS,
+        default="all",
+        help="this ISO week, this month, or all time (default all)",
+    )
+    board.add_argument("--lang", choices=i18n.LOCALES, help="language (default: from $LANG)")
     db_option(board)
     board.set_defaults(func=_cmd_leaderboard)
     return top

@@ -9,16 +9,16 @@ import asyncio
 import codecs
 import contextlib
 import os
-import shutil
 import sys
 import threading
+from dataclasses import dataclass
 from typing import TextIO
 
-from wcwidth import wcswidth
-
 from adapters.phrases import TEXT, render
+from adapters.screen import Colour, Screen
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
+from bot.ui.messages import t
 from bot.ui.views import Feedback, QuestionView
 
 SCOPE = ScopeRef("terminal", "local", "terminal")
@@ -27,31 +27,6 @@ STOP_WORDS = ("q", "quit")
 
 def terminal_player(name: str) -> PlayerRef:
     return PlayerRef("terminal", name, name)
-
-
-def _width(text: str) -> int:
-    shown = wcswidth(text)
-    return shown if shown >= 0 else len(text)  # a control character: count code points
-
-
-def wrap(text: str, width: int) -> str:
-    """Wrap each line at spaces to ``width`` columns of display width (Devanagari and
-    Bengali vowel signs take none, emoji two). A word is never split: one longer than
-    the line, such as a URL, stands alone. Continuation lines keep the indent."""
-    out = []
-    for line in text.split("\n"):
-        body = line.lstrip(" ")
-        indent = line[: len(line) - len(body)]
-        current = indent
-        for word in body.split(" "):
-            candidate = f"{current} {word}" if current.strip() else f"{indent}{word}"
-            if current.strip() and _width(candidate) > width:
-                out.append(current)
-                current = f"{indent}{word}"
-            else:
-                current = candidate
-        out.append(current)
-    return "\n".join(out)
 
 
 class LineReader:
@@ -96,22 +71,22 @@ class LineReader:
         return await self._lines.get()
 
 
-class Terminal:
-    """Output in the player's language, wrapped to the terminal's width when it is one."""
+class Terminal(Screen):
+    """A :class:`Screen` that speaks the player's language."""
 
-    def __init__(self, locale: str, stdout: TextIO = sys.stdout) -> None:
+    def __init__(self, locale: str, stdout: TextIO | None = None) -> None:
+        super().__init__(stdout)
         self.locale = locale
-        self.stdout = stdout
-        self.width = shutil.get_terminal_size().columns if stdout.isatty() else None
-
-    def say(self, text: str = "") -> None:
-        print(wrap(text, self.width) if self.width else text, file=self.stdout, flush=True)
-
-    def prompt(self, text: str) -> None:
-        print(text, end="", file=self.stdout, flush=True)
 
     def stopped(self) -> None:
         self.say("\n" + TEXT.t(self.locale, "stopped"))
+
+
+@dataclass(frozen=True)
+class Missed:
+    number: int
+    prompt: str
+    answer: str  # "D. the right choice"
 
 
 async def play(
@@ -135,11 +110,12 @@ async def play(
         return 2
     if started.resumed:
         out.say(TEXT.t(locale, "resuming", number=started.number, total=started.total))
-    if not await _answer(engine, started, player, out, reader, stdin.isatty()):
+    elif questions and questions > started.total:
+        out.say(TEXT.t(locale, "fewer_questions", total=started.total))
+    missed = await _answer(engine, started, player, out, reader, stdin.isatty())
+    if missed is None:
         return 0
-    board = await engine.leaderboard(player, SCOPE, locale, topic=topic)
-    out.say()
-    out.say(render(board))
+    await _closing(engine, player, out, missed)
     return 0
 
 
@@ -154,11 +130,42 @@ async def review(
     """Review the player's due cards (or, with none due, what they missed lately)."""
     out = Terminal(locale, stdout)
     started = await engine.review(player, SCOPE, locale)
-    if isinstance(started, QuestionView):
-        await _answer(engine, started, player, out, LineReader(stdin), stdin.isatty())
-    else:
+    if not isinstance(started, QuestionView):
         out.say(render(started))
+        return 0
+    missed = await _answer(engine, started, player, out, LineReader(stdin), stdin.isatty())
+    if missed is not None:
+        await _closing(engine, player, out, missed)
     return 0
+
+
+async def _closing(engine: Engine, player: PlayerRef, out: Terminal, missed: list[Missed]) -> None:
+    """After the summary: the questions missed with their right answers, and when
+    ``quizbot review`` will have them again."""
+    locale = out.locale
+    if missed:
+        out.say()
+        out.say(TEXT.t(locale, "missed_title"), {TEXT.t(locale, "missed_title"): Colour.BOLD})
+        for one in missed:
+            right = f"     → {one.answer}"
+            out.say(f"  {one.number:>2}. {one.prompt}\n{right}", {right: Colour.RIGHT})
+    days = await engine.next_review_in(player, SCOPE)
+    if days is not None:
+        out.say()
+        out.say(
+            TEXT.t(locale, "review_now") if days == 0 else TEXT.t(locale, "review_in", days=days)
+        )
+
+
+def _feedback_marks(result: Feedback) -> dict[str, Colour]:
+    """The lines of a feedback that colour marks: the verdict, the answer chosen when
+    it was wrong, and the right one."""
+    loc = result.locale
+    right = t(loc, "right_answer", letter=result.answer.letter, text=result.answer.text)
+    if result.correct:
+        return {t(loc, "right"): Colour.RIGHT, right: Colour.RIGHT}
+    chosen = t(loc, "your_answer", letter=result.chosen.letter, text=result.chosen.text)
+    return {t(loc, "wrong"): Colour.WRONG, chosen: Colour.WRONG, right: Colour.RIGHT}
 
 
 async def _answer(
@@ -168,13 +175,16 @@ async def _answer(
     out: Terminal,
     reader: LineReader,
     interactive: bool,
-) -> bool:
-    """Ask the run's questions from ``view`` on; False when the player stopped early."""
+) -> list[Missed] | None:
+    """Ask the run's questions from ``view`` on; the questions missed, or None when the
+    player stopped early."""
     shown: object = view
     locale = out.locale
+    missed: list[Missed] = []
     while isinstance(shown, QuestionView):
         out.say()
-        out.say(render(shown))
+        text = render(shown)
+        out.say(text, {text.split("\n", 1)[0]: Colour.BOLD})
         letters = {c.letter: c for c in shown.choices}
         choice = None
         while choice is None:
@@ -183,15 +193,18 @@ async def _answer(
             line = await reader.line()
             if line is None or line.strip().lower() in STOP_WORDS:
                 out.stopped()
-                return False
+                return None
             choice = letters.get(line.strip().upper())
             if choice is None:
                 out.say(TEXT.t(locale, "pick", letters=", ".join(letters)))
         result = await engine.click(player, choice.action_id)
         out.say()
-        out.say(render(result))
-        if isinstance(result, Feedback) and result.next_action:
-            shown = await engine.click(player, result.next_action)
-        else:
-            shown = None
-    return True
+        if not isinstance(result, Feedback):
+            out.say(render(result))
+            break
+        out.say(render(result), _feedback_marks(result))
+        if not result.correct:
+            answer = f"{result.answer.letter}. {result.answer.text}"
+            missed.append(Missed(shown.number, shown.prompt, answer))
+        shown = await engine.click(player, result.next_action) if result.next_action else None
+    return missed

@@ -73,6 +73,15 @@ def rows(scope: ScopeRef, report: Report, table: str, titles: dict[str, str]) ->
     return [[*where, d.day, str(d.players), str(d.answers)] for d in report.days]
 
 
+PLATFORM_NAMES = {"slack": "Slack workspace", "discord": "Discord server"}
+
+
+def _workspace_label(scope: ScopeRef) -> str:
+    if scope.platform == "terminal":
+        return "This computer (quizbot play)"
+    return f"{PLATFORM_NAMES.get(scope.platform, scope.platform)} {scope.workspace_id}"
+
+
 async def insights(
     engine: Engine,
     workspaces: list[ScopeRef],
@@ -99,7 +108,9 @@ async def insights(
         for scope in scopes:
             caller = Caller(PlayerRef(scope.platform, "", ""), scope, locale, is_admin=True)
             view = await engine.insights.view(caller, topic, period)
-            parts.append(f"{scope.platform} {scope.workspace_id}\n{render(view)}")
+            # Whose report it is matters only when there are several.
+            heading = f"{_workspace_label(scope)}\n" if len(scopes) > 1 else ""
+            parts.append(heading + render(view))
         return "\n\n".join(parts)
     out = io.StringIO()
     if form == "csv":

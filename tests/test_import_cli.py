@@ -81,14 +81,30 @@ def test_failed_imports_write_nothing(tmp_path: Path) -> None:
     )
     assert lines[-1] == "2 problem(s): nothing written"
     assert not out.exists() and list(tmp_path.iterdir()) == [raw]
-    aiken = run_quizbot("banks", "import", str(EXAMPLES / "team-aiken.txt"))
-    assert aiken.returncode == 2
-    assert aiken.stderr == (
-        f"quizbot: {EXAMPLES / 'team-aiken.txt'}: cannot tell the format from the extension"
-        " '.txt' (known: .gift (gift), .xml (moodle-xml), .json (opentdb), .csv (csv)): name"
-        " it with --format gift|aiken|moodle-xml|opentdb|csv; Aiken files always need"
-        " --format aiken\n"
+    unknown = tmp_path / "questions.md"
+    unknown.write_text("What is 1 + 1?\n", encoding="utf-8")
+    refused = run_quizbot("banks", "import", str(unknown))
+    assert refused.returncode == 2
+    assert refused.stderr == (
+        f"quizbot: {unknown}: cannot tell the format from the extension '.md' (known: .gift"
+        " (gift), .txt (aiken), .xml (moodle-xml), .json (opentdb), .csv (csv)): name it with"
+        " --format gift|aiken|moodle-xml|opentdb|csv\n"
     )
+    folder = run_quizbot("banks", "import", str(tmp_path))
+    assert (folder.returncode, folder.stdout) == (1, "")
+    assert folder.stderr.splitlines() == [
+        f"{tmp_path}:1: a directory: name one file of questions",
+        "1 problem(s): nothing written",
+    ]
+
+
+def test_a_txt_file_is_aiken_on_the_command_line_as_in_chat() -> None:
+    imported = run_quizbot("banks", "import", str(EXAMPLES / "team-aiken.txt"))
+    assert imported.returncode == 0, imported.stderr
+    assert "id: team-aiken" in imported.stdout
+    played = run_quizbot("play", str(EXAMPLES / "team-aiken.txt"), "--lang", "en", stdin="q\n")
+    assert played.returncode == 0, played.stderr
+    assert "Question 1 of " in played.stdout and "Traceback" not in played.stderr
 
 
 @pytest.mark.parametrize("form", ["gift", "aiken", "moodle-xml", "opentdb", "csv"])

@@ -183,7 +183,7 @@ def test_cues_and_the_longest_choice_player() -> None:
     report = lint([bank], RULES)
     rates = report.rates["sample"]
     assert (rates.longest_right["en"], rates.longest_player, rates.cue) == (1.0, 1.0, 1.0)
-    assert "q-0: cue: always only in wrong choices" in _messages(report)
+    assert "q-0: cue: 'always' appears only in wrong choices" in _messages(report)
     assert "the right choice is the longest in 100% of questions (en); at most 50%" in _messages(
         report
     )
@@ -196,7 +196,7 @@ def test_seed_banks_are_reported_apart() -> None:
     question = _question("q-seed", "Which?", ["The right and longest answer", "It never works"])
     report = lint([_bank(question, bank_id="offloading")], RULES)
     assert _messages(report) == []  # the seeds' own choices do not fail the lint
-    assert [n.message for n in report.notes] == ["cue: never only in wrong choices"]
+    assert [n.message for n in report.notes] == ["cue: 'never' appears only in wrong choices"]
 
 
 def test_near_duplicate_prompts_across_banks() -> None:

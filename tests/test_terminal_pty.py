@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 import yaml
-from wcwidth import wcswidth
+
+from adapters.screen import width
 
 ROOT = Path(__file__).resolve().parents[1]
 PROMPTS = {"en": "q to stop] > ", "hi": "रोकने के लिए q] > ", "bn": "থামাতে q] > "}
@@ -35,6 +36,9 @@ class Session:
     def __init__(self, args: list[str], env: dict[str, str], columns: int = 80) -> None:
         pid, fd = pty.fork()
         if pid == 0:  # the child: the pty is its controlling terminal
+            # A shell starts a background job with SIGINT ignored, and children inherit
+            # that: the program must meet Ctrl-C as a person's shell would deliver it.
+            signal.signal(signal.SIGINT, signal.SIG_DFL)
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
             os.execve(sys.executable, [sys.executable, "-m", "adapters.cli", *args], env)
         self.pid, self.fd, self.output = pid, fd, ""
@@ -86,7 +90,7 @@ class Session:
 def session(tmp_path: Path) -> Iterator[type[Session]]:
     started: list[Session] = []
 
-    def start(*args: str, lang: str = "en") -> Session:
+    def start(*args: str, lang: str = "en", colour: bool = False) -> Session:
         env = {
             "PATH": os.environ["PATH"],
             "HOME": str(tmp_path),
@@ -94,6 +98,7 @@ def session(tmp_path: Path) -> Iterator[type[Session]]:
             "QUIZBOT_DB": str(tmp_path / "quiz.db"),
             "QUIZBOT_DEFAULT_LANG": lang,
             "PYTHONPATH": str(ROOT),
+            **({} if colour else {"NO_COLOR": "1"}),
         }
         started.append(Session(list(args), env))
         return started[-1]
@@ -103,6 +108,21 @@ def session(tmp_path: Path) -> Iterator[type[Session]]:
         one.close()
 
 
+@pytest.fixture(params=["sigint default", "sigint ignored"])
+def started_as(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The test process as a terminal starts it, and as a background job of a script
+    (SIGINT ignored, which children inherit): the programs it starts behave the same."""
+    if request.param == "sigint ignored":
+        before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, before)
+    else:
+        yield
+
+
+@pytest.mark.usefixtures("started_as")
 def test_ctrl_c_stops_at_once_with_the_saved_progress_line(session: type[Session]) -> None:
     quiz = session("play", "offloading")
     quiz.read_until(PROMPTS["en"])
@@ -147,11 +167,48 @@ def test_text_is_wrapped_to_80_columns_at_spaces(session: type[Session], lang: s
     assert quiz.exit_code(timeout=10) == 0
     assert STOPPED[lang] in " ".join(quiz.output.split())
     lines = quiz.output.split("\n")
-    too_wide = [line for line in lines if wcswidth(line) > 80]
+    too_wide = [line for line in lines if width(line) > 80]
     assert too_wide == []
     # The explanation shown is whole: words joined again by the wrapping's spaces.
     flat = " ".join(quiz.output.split())
     shown = [e[lang] for e in _explanations() if " ".join(e[lang].split()) in flat]
     assert len(shown) == 1, "one explanation, every word intact"
-    assert max(wcswidth(line) for line in lines) > 60, "long lines are filled, not chopped"
+    assert max(width(line) for line in lines) > 60, "long lines are filled, not chopped"
     assert not re.search(r"[A-Za-z]{2,}-\n", quiz.output), "no word broken at a hyphen"
+
+
+def test_the_first_command_plays_a_topic_typed_at_its_prompt(session: type[Session]) -> None:
+    """``quizbot run`` with no tokens, as the quick start has a newcomer type it."""
+    run = session("run")
+    run.read_until("Topic [")
+    run.send(b"offloading\r")
+    run.read_until("Question 1 of 8 · Optimizer state offloading to CPU and NVMe")
+    run.read_until(PROMPTS["en"])
+    run.send(b"A\r")
+    run.read_until("1 of 8 answered")
+    run.read_until(PROMPTS["en"])
+    run.send(b"q\r")
+    assert run.exit_code(timeout=10) == 0
+    assert "Traceback" not in run.output and STOPPED["en"] in run.output
+
+
+def test_run_terminal_with_a_topic_starts_its_first_question(session: type[Session]) -> None:
+    run = session("run", "terminal", "--topic", "offloading")
+    run.read_until("Question 1 of 8 · Optimizer state offloading to CPU and NVMe")
+    run.read_until(PROMPTS["en"])
+    run.send(b"\x04")
+    assert run.exit_code(timeout=10) == 0
+    assert "Traceback" not in run.output
+
+
+def test_a_person_at_a_terminal_sees_right_and_wrong_in_colour(session: type[Session]) -> None:
+    quiz = session("play", str(ROOT / "tests" / "fixtures" / "tiny.yaml"), colour=True)
+    quiz.read_until(PROMPTS["en"])
+    quiz.send(b"A\r")  # right or wrong, whichever question came first: both are coloured
+    quiz.read_until(PROMPTS["en"])
+    quiz.send(b"q\r")
+    assert quiz.exit_code(timeout=10) == 0
+    verdict = re.search(r"\x1b\[1;3([12])m(✅ Right!|❌ Not quite\.)\x1b\[0m", quiz.output)
+    assert verdict, quiz.output
+    assert re.search(r"\x1b\[1;32mRight answer: [A-D]\. (Two|Six)\x1b\[0m", quiz.output)
+    assert "\x1b[1mQuestion 1 of 2 · Tiny test bank\x1b[0m" in quiz.output

@@ -136,7 +136,8 @@ async def test_a_broken_file_shows_each_problem_and_stores_nothing(
     assert allowed.startswith("Saved the bank “ours” (ours): 1 questions.")
     other = await text(core, UploadBank("notes.pdf", b"%PDF"), BOSS)
     assert other.splitlines()[1] == (
-        "notes.pdf:1: not a bank file: send .yaml, .gift, .xml, .json, .csv or Aiken as .txt"
+        "notes.pdf:1: not a bank file: send one of .yaml (a bank), .gift (gift), .txt (aiken),"
+        " .xml (moodle-xml), .json (opentdb), .csv (csv)"
     )
     shipped = await text(core, UploadBank("o.yaml", _bank_yaml("offloading")), BOSS)
     assert shipped.splitlines()[1] == (

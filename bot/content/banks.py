@@ -466,16 +466,32 @@ class Catalog:
         return hits[:limit]
 
 
+def read_text(path: Path) -> tuple[str | None, list[BankError]]:
+    """A file's text as UTF-8, with or without a byte order mark."""
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        return None, [BankError(str(path), 1, f"cannot read the file: {exc.strerror}")]
+    return decode_text(data, str(path))
+
+
+def decode_text(data: bytes, name: str) -> tuple[str | None, list[BankError]]:
+    try:
+        return data.decode("utf-8-sig"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        return None, [BankError(name, line, "not UTF-8 text: save the file as UTF-8")]
+
+
 def load_catalog(directories: Iterable[Path]) -> Catalog:
     """Load every bank file; broken files and clashing ids are reported, not fatal."""
     banks: list[Bank] = []
     errors: list[BankError] = []
     taken: dict[str, str] = {}
     for path in bank_files(directories):
-        try:
-            text = path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            errors.append(BankError(str(path), 1, f"cannot read the file: {exc}"))
+        text, unreadable = read_text(path)
+        if text is None:
+            errors.extend(unreadable)
             continue
         bank, found = parse_bank(text, str(path))
         errors.extend(found)

@@ -370,7 +370,10 @@ class _Linter:
             if cues:
                 cue += 1
                 self.report(
-                    bank, question, f"cue: {', '.join(cues)} only in wrong choices", note=seed
+                    bank,
+                    question,
+                    "cue: " + ", ".join(f"'{w}'" for w in cues) + " appears only in wrong choices",
+                    note=seed,
                 )
         total = len(bank.questions)
         return Rates(

@@ -272,6 +272,15 @@ class Engine:
         assert bank is not None
         return replace(self._question_view(run, bank), note=note)
 
+    async def next_review_in(self, player: PlayerRef, scope: ScopeRef) -> int | None:
+        """Days until the player's next card comes due (0: one is due today); None: they
+        have no cards yet."""
+        next_due = await self.store.cards.next_due(player, scope)
+        if next_due is None:
+            return None
+        zone = await self.reminders.zone(player, scope)
+        return days_until(next_due, self.clock.now(), zone)
+
     async def click(
         self, player: PlayerRef, action_id: str, platform_locale: str | None = None
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
@@ -482,6 +491,7 @@ class Engine:
                     recall=percent(sum(recall(card, now) for card in mine), len(mine))
                     if mine
                     else None,
+                    missed=sum(not card.last_correct for card in mine),
                 )
             )
         return Stats(locale, tuple(rows), due=sum(row.due for row in rows))
@@ -507,7 +517,9 @@ def topic_list(catalog: Catalog, locale: str, unknown: str | None = None) -> Top
     """Every topic; for an unknown one asked for, also the closest match."""
     near = catalog.closest(unknown) if unknown is not None else None
     suggestion = _topic(near, locale) if near else None
-    return TopicList(locale, tuple(_topic(b, locale) for b in catalog.banks), unknown, suggestion)
+    # In the order a reader scans them: by the title each line starts with.
+    shelf = sorted(catalog.banks, key=lambda bank: bank.text(bank.title, locale).casefold())
+    return TopicList(locale, tuple(_topic(b, locale) for b in shelf), unknown, suggestion)
 
 
 def _leader_row(row: TotalRow) -> LeaderRow:

@@ -74,7 +74,12 @@ class Memory:
         )
 
     def recall(self, card: CardState, now: float) -> float:
-        """The estimated chance (0–1) that the player would answer it right now."""
+        """The estimated chance (0–1) that the player would answer it right now. A card
+        whose last answer was wrong counts 0 until it is answered right: FSRS rates it
+        near-certain just after the answer was shown (no time has passed to forget it),
+        which says nothing about whether the player knows it."""
+        if not card.last_correct:
+            return 0.0
         return float(self._scheduler.get_card_retrievability(self._card(card), _moment(now)))
 
 

@@ -315,18 +315,10 @@ def _stats(view: Stats, phrases: Phrasebook) -> Document:
             )
             rows.append(("    ", cards))
     body = Text(tuple(rows)) if rows else lines(t(loc, "stats_empty"))
-    due = (
-        (
-            Note(
-                tuple(
-                    (line,)
-                    for line in (t(loc, "stats_due", count=view.due), *phrases.usage(loc, "review"))
-                )
-            ),
-        )
-        if view.due
-        else ()
-    )
+    notes = [t(loc, "stats_missed_note")] if any(row.missed for row in view.rows) else []
+    if view.due:
+        notes += [t(loc, "stats_due", count=view.due), *phrases.usage(loc, "review")]
+    due = (Note(tuple((line,) for line in notes)),) if notes else ()
     return _one(Tone.INFO, Heading(t(loc, "stats_title")), body, *due)
 
 

@@ -120,6 +120,7 @@ class StatRow:
     due: int = 0  # cards due today
     retention: int | None = None  # % of reviews of due cards answered right; None: none yet
     recall: int | None = None  # the estimated chance, in %, of recalling a card now
+    missed: int = 0  # cards whose last answer was wrong (counted as not recalled)
 
     @property
     def accuracy(self) -> int:

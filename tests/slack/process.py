@@ -27,9 +27,13 @@ def free_port() -> int:
         return port
 
 
-async def healthy(port: int, timeout: float = 20) -> None:
+async def healthy(
+    port: int, timeout: float = 20, exited: asyncio.subprocess.Process | None = None
+) -> None:
+    """Waits for /healthz on ``port``; fails at once if ``exited`` ends meanwhile."""
     async with aiohttp.ClientSession() as session:
         for _ in range(int(timeout / 0.05)):
+            assert exited is None or exited.returncode is None, f"exited {exited.returncode}"
             try:
                 async with session.get(f"http://127.0.0.1:{port}/healthz") as resp:
                     if resp.status == 200:
@@ -81,9 +85,25 @@ async def start_workers(
         stdout=asyncio.subprocess.DEVNULL,
         stderr=stderr,
     )
-    for worker in range(count):
-        await healthy(metrics + worker)
+    try:
+        for worker in range(count):
+            await healthy(metrics + worker)
+    except BaseException:
+        # Nothing else will stop it: the caller never got the process to clean up.
+        await stop(parent)
+        raise
     return parent
+
+
+async def stop(process: asyncio.subprocess.Process, grace: float = 10) -> None:
+    """SIGTERM (the parent passes it to its workers), then SIGKILL if it lingers."""
+    if process.returncode is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            await asyncio.wait_for(process.wait(), grace)
+        except TimeoutError:
+            process.kill()
+            await process.wait()
 
 
 @dataclass
@@ -123,17 +143,11 @@ class BotProcess:
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.PIPE,
         )
-        async with aiohttp.ClientSession() as session:
-            for _ in range(300):
-                assert self._process.returncode is None, await self._stderr()
-                try:
-                    async with session.get(self.ops_url("/healthz")) as resp:
-                        if resp.status == 200:
-                            return
-                except aiohttp.ClientError:
-                    pass
-                await asyncio.sleep(0.05)
-        raise AssertionError("the bot never became healthy")
+        try:
+            await healthy(self.metrics_port, exited=self._process)
+        except BaseException:
+            await self.kill()  # a bot that failed to start must not outlive the test
+            raise
 
     async def _stderr(self) -> str:
         assert self._process is not None and self._process.stderr is not None

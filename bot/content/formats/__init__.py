@@ -19,16 +19,19 @@ class UnknownFormat(ValueError):
     pass
 
 
+def known_extensions() -> str:
+    """The extensions that say a file's format, for a message: ".gift (gift), …"."""
+    return ", ".join(f"{f.extension} ({f.name})" for f in FORMATS.values() if f.extension)
+
+
 def format_for(path: Path, name: str | None = None) -> Format:
     """The format named, else the one the file's extension says."""
     if name:
         return FORMATS[name]
     found = next((f for f in FORMATS.values() if f.extension == path.suffix.lower()), None)
     if found is None:
-        guessed = ", ".join(f"{f.extension} ({f.name})" for f in FORMATS.values() if f.extension)
         raise UnknownFormat(
-            f"{path}: cannot tell the format from the extension '{path.suffix}' (known: "
-            f"{guessed}): name it with --format {'|'.join(FORMATS)}; Aiken files always need"
-            " --format aiken"
+            f"{path}: cannot tell the format from the extension '{path.suffix}' (known:"
+            f" {known_extensions()}): name it with --format {'|'.join(FORMATS)}"
         )
     return found

@@ -155,7 +155,9 @@ def write(bank: Bank, language: str) -> str:
 
 FORMAT = Format(
     name="aiken",
-    extension=None,  # Aiken files are .txt, which says nothing about the format
+    # Aiken has no extension of its own: a .txt file is read as Aiken, the only plain-text
+    # format, in chat uploads and on the command line alike.
+    extension=".txt",
     read=read,
     write=write,
     keeps={

@@ -12,8 +12,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.content.banks import ID_PATTERN, MAY_BE_MISSING, Bank, BankError, parse_bank
-from bot.content.formats import FORMATS, UnknownFormat, format_for
+from bot.content.banks import (
+    ID_PATTERN,
+    MAY_BE_MISSING,
+    Bank,
+    BankError,
+    decode_text,
+    parse_bank,
+    read_text,
+)
+from bot.content.formats import UnknownFormat, format_for, known_extensions
 from bot.content.formats.model import Draft, Format, slug
 from bot.content.formats.yaml_writer import bank_yaml
 from bot.ui.i18n import DEFAULT_LOCALE
@@ -34,23 +42,6 @@ class Options:
 class Imported:
     bank: Bank
     text: str  # the bank file
-
-
-def read_text(path: Path) -> tuple[str | None, list[BankError]]:
-    """A file's text as UTF-8, with or without a byte order mark."""
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        return None, [BankError(str(path), 1, f"cannot read the file: {exc.strerror}")]
-    return decode_text(data, str(path))
-
-
-def decode_text(data: bytes, name: str) -> tuple[str | None, list[BankError]]:
-    try:
-        return data.decode("utf-8-sig"), []
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        return None, [BankError(name, line, "not UTF-8 text: save the file as UTF-8")]
 
 
 def _ids(drafts: tuple[Draft, ...]) -> list[str]:
@@ -140,6 +131,8 @@ def import_text(
 
 def import_file(path: Path, options: Options) -> tuple[Imported | None, list[BankError]]:
     """Raises ``UnknownFormat`` when the format is neither named nor in the extension."""
+    if path.is_dir():
+        return None, [BankError(str(path), 1, "a directory: name one file of questions")]
     form = format_for(path, options.format)
     text, problems = read_text(path)
     if text is None:
@@ -164,15 +157,14 @@ def bank_from_upload(
     text, problems = decode_text(data, name)
     if text is None:
         return None, problems
-    suffix = Path(name).suffix.lower()
-    if suffix in (".yaml", ".yml"):
+    if Path(name).suffix.lower() in (".yaml", ".yml"):
         bank, errors = parse_bank(text, name)
         return (Imported(bank, text) if bank and not errors else None), errors
     try:
-        form = format_for(Path(name), "aiken" if suffix == ".txt" else options.format)
+        form = format_for(Path(name), options.format)
     except UnknownFormat:
-        known = ", ".join([".yaml", *(f.extension for f in FORMATS.values() if f.extension)])
-        return None, [BankError(name, 1, f"not a bank file: send {known} or Aiken as .txt")]
+        known = f".yaml (a bank), {known_extensions()}"
+        return None, [BankError(name, 1, f"not a bank file: send one of {known}")]
     return import_text(text, name, form, options)
 
 
