@@ -147,7 +147,7 @@ async def _closing(engine: Engine, player: PlayerRef, out: Terminal, missed: lis
         out.say()
         out.say(TEXT.t(locale, "missed_title"), {TEXT.t(locale, "missed_title"): Colour.BOLD})
         for one in missed:
-            right = f"     → {one.answer}"
+            right = f"      → {one.answer}"  # under the question's text
             out.say(f"  {one.number:>2}. {one.prompt}\n{right}", {right: Colour.RIGHT})
     days = await engine.next_review_in(player, SCOPE)
     if days is not None:

@@ -2,11 +2,18 @@
 
 from __future__ import annotations
 
+import os
+import re
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
+import pytest
+
 from .support.environment import FIXTURES, run_quizbot
+
+TINY_RIGHT = {"Two", "Six"}  # the right choices of tests/fixtures/tiny.yaml
 
 
 def quizbot(*args: str, stdin: str, db: Path, lang: str = "C") -> subprocess.CompletedProcess[str]:
@@ -26,7 +33,7 @@ def test_piped_answers_play_the_whole_quiz(tmp_path: Path) -> None:
     assert out.count("Right answer:") == 8
     assert out.count("Read more: https://") >= 8
     assert "Quiz complete" in out and "You got " in out
-    assert "Leaderboard · all time" in out
+    assert out.count("Optimizer state offloading to CPU and NVMe leaderboard") == 1, "rank once"
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM answers").fetchone() == (8,)
 
@@ -56,9 +63,10 @@ def test_hindi_and_unknown_topic(tmp_path: Path) -> None:
 def test_leaderboard_command(tmp_path: Path) -> None:
     db = tmp_path / "q.db"
     quizbot("play", "tiny", "--player", "cy", stdin="A\nA\n", db=db)
-    board = quizbot("leaderboard", "--bank", "tiny", stdin="", db=db)
-    assert board.returncode == 0, board.stderr
-    assert "Leaderboard · all time · Tiny test bank" in board.stdout
+    for option in ("--topic", "--bank"):  # --bank, its first name, still works
+        board = quizbot("leaderboard", option, "small-one", stdin="", db=db)
+        assert board.returncode == 0, board.stderr
+        assert "Leaderboard · all time · Tiny test bank" in board.stdout
 
 
 def test_review_and_stats_in_the_terminal(tmp_path: Path) -> None:
@@ -85,3 +93,106 @@ def test_review_and_stats_in_the_terminal(tmp_path: Path) -> None:
     with sqlite3.connect(db) as conn:
         sources = conn.execute("SELECT source FROM review_log ORDER BY review_id").fetchall()
     assert sources == [("quiz",), ("quiz",), ("review",), ("review",)]
+
+
+def play_tiny(db: Path, right: bool) -> str:
+    """``quizbot play tiny`` answered as a person would, reading each question first:
+    every answer right, or every answer wrong (the choices are shuffled)."""
+    env = {**os.environ, "QUIZBOT_BANKS": str(FIXTURES), "LANG": "C"}
+    command = [sys.executable, "-m", "adapters.cli", "play", "tiny", "--db", str(db)]
+    with subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
+    ) as quiz:
+        assert quiz.stdin is not None and quiz.stdout is not None
+        shown, choices = [], {}
+        for line in quiz.stdout:
+            shown.append(line)
+            if found := re.match(r"  ([A-D])\. (.+)", line):
+                choices[found[1]] = found[2]
+            elif line.startswith("Pick an answer:"):
+                pick = next(k for k, text in choices.items() if (text in TINY_RIGHT) == right)
+                quiz.stdin.write(f"{pick}\n")
+                quiz.stdin.flush()
+                choices = {}
+        assert quiz.wait(timeout=30) == 0
+    return "".join(shown)
+
+
+def test_the_end_of_a_quiz_lists_what_was_missed_and_when_to_review(tmp_path: Path) -> None:
+    out = play_tiny(tmp_path / "q.db", right=False)
+    closing = out[out.index("To go over") :]
+    assert re.fullmatch(
+        r"To go over: the questions you missed\n"
+        r"   1\. (One plus one\?|Two times three\?)\n"
+        r"      → [A-C]\. (Two|Six)\n"
+        r"   2\. (One plus one\?|Two times three\?)\n"
+        r"      → [A-C]\. (Two|Six)\n"
+        r"\n"
+        r"Run quizbot review tomorrow: what you missed comes back then\.\n",
+        closing,
+    ), closing
+    assert "You got 0 of 2 right" in out
+
+
+def test_all_right_lists_nothing_and_says_when_the_next_review_is(tmp_path: Path) -> None:
+    out = play_tiny(tmp_path / "q.db", right=True)
+    assert "To go over" not in out
+    assert re.search(r"Your next review is due in \d+ days: run quizbot review then\.\n$", out)
+
+
+def test_asking_for_more_questions_than_a_topic_has_says_so(tmp_path: Path) -> None:
+    played = quizbot("play", "tiny", "--questions", "100", stdin="q\n", db=tmp_path / "q.db")
+    assert played.returncode == 0, played.stderr
+    assert played.stdout.startswith("This topic has 2 questions: playing all 2.\n")
+
+
+def test_play_without_a_topic_lists_the_topics(tmp_path: Path) -> None:
+    listed = quizbot("play", stdin="", db=tmp_path / "q.db")
+    assert listed.returncode == 0, listed.stderr
+    lines = listed.stdout.splitlines()
+    assert lines[0] == "Quiz topics"
+    titles = [line.split(" · ")[0] for line in lines[2:20]]
+    assert titles == sorted(titles, key=str.casefold), "in the order of what each line shows"
+    assert (
+        "Optimizer state offloading to CPU and NVMe · quizbot play offloading · 8" in listed.stdout
+    )
+
+
+def test_stats_right_after_missing_say_it_is_not_known(tmp_path: Path) -> None:
+    db = tmp_path / "q.db"
+    play_tiny(db, right=False)
+    stats = quizbot("stats", stdin="", db=db)
+    assert stats.stdout == (
+        "Your quiz stats\n\n"
+        "Tiny test bank: 0/2 right (0%) · 0 points\n"
+        "    2 seen · 0 due today · retention — · chance to recall now 0%\n\n"
+        "A question you missed counts as not recalled until you answer it right in a review.\n"
+    )
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"\x89PNG\r\n\x1a\n\x00\x00", ":1: not UTF-8 text: save the file as UTF-8\n"),
+        (
+            b"id: [unclosed\n",
+            ":2: YAML syntax error: expected ',' or ']', but got '<stream end>'\n",
+        ),
+    ],
+)
+def test_banks_check_names_the_file_and_the_problem(
+    tmp_path: Path, content: bytes, message: str
+) -> None:
+    broken = tmp_path / "broken.yaml"
+    broken.write_bytes(content)
+    checked = run_quizbot("banks", "check", str(broken))
+    assert checked.returncode == 1
+    assert checked.stderr == f"{broken}{message}"
+
+
+def test_insights_in_the_terminal_open_with_their_title(tmp_path: Path) -> None:
+    db = tmp_path / "q.db"
+    play_tiny(db, right=True)
+    report = quizbot("insights", stdin="", db=db)
+    assert report.returncode == 0, report.stderr
+    assert report.stdout.startswith("Insights · all time\n\nTiny test bank: players 1 · answers 2")

@@ -3,6 +3,7 @@ terminal's width, as a person at a keyboard meets them."""
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
 import pty
@@ -31,16 +32,16 @@ STOPPED = {
 
 
 class Session:
-    """``quizbot`` on a pseudo-terminal of a given size."""
+    """A program (``quizbot`` by default) on a pseudo-terminal of a given size."""
 
-    def __init__(self, args: list[str], env: dict[str, str], columns: int = 80) -> None:
+    def __init__(self, argv: list[str], env: dict[str, str], columns: int = 80) -> None:
         pid, fd = pty.fork()
         if pid == 0:  # the child: the pty is its controlling terminal
             # A shell starts a background job with SIGINT ignored, and children inherit
             # that: the program must meet Ctrl-C as a person's shell would deliver it.
             signal.signal(signal.SIGINT, signal.SIG_DFL)
             fcntl.ioctl(0, termios.TIOCSWINSZ, struct.pack("HHHH", 40, columns, 0, 0))
-            os.execve(sys.executable, [sys.executable, "-m", "adapters.cli", *args], env)
+            os.execvpe(argv[0], argv, env)
         self.pid, self.fd, self.output = pid, fd, ""
         self.status: int | None = None
 
@@ -80,8 +81,11 @@ class Session:
         raise AssertionError(f"still running {timeout} s later:\n{self.output}")
 
     def close(self) -> None:
+        """Ends the program and whatever it started: the pty's child leads its own
+        process group (pty.fork makes it a session leader)."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pid, signal.SIGKILL)
         if self.status is None:
-            os.kill(self.pid, signal.SIGKILL)
             os.waitpid(self.pid, 0)
         os.close(self.fd)
 
@@ -100,7 +104,7 @@ def session(tmp_path: Path) -> Iterator[type[Session]]:
             "PYTHONPATH": str(ROOT),
             **({} if colour else {"NO_COLOR": "1"}),
         }
-        started.append(Session(list(args), env))
+        started.append(Session([sys.executable, "-m", "adapters.cli", *args], env))
         return started[-1]
 
     yield start  # type: ignore[misc]

@@ -161,7 +161,7 @@ async def test_stats_show_the_cards_due_then_the_retention(
     today = await fake.slash("quiz-stats")
     assert today.embeds[0]["description"] == (
         "**Tiny test bank**: 0/2 right (0%) · 0 points\n"
-        "    2 seen · 0 due today · retention — · chance to recall now 100%"
+        "    2 seen · 0 due today · retention — · chance to recall now 0%"
     )
     clock.advance(DAY)
     due = await fake.slash("quiz-stats")
@@ -169,7 +169,8 @@ async def test_stats_show_the_cards_due_then_the_retention(
     assert due.text() == (
         "Your quiz stats\n"
         "**Tiny test bank**: 0/2 right (0%) · 0 points\n"
-        "    2 seen · 2 due today · retention — · chance to recall now 77%\n"
+        "    2 seen · 2 due today · retention — · chance to recall now 0%\n"
+        "A question you missed counts as not recalled until you answer it right in a review.\n"
         "You have 2 cards due for review today.\n"
         "Start your review with /quiz-review."
     )
@@ -178,7 +179,8 @@ async def test_stats_show_the_cards_due_then_the_retention(
     assert after.text() == (
         "Your quiz stats\n"
         "**Tiny test bank**: 0/2 right (0%) · 0 points\n"
-        "    2 seen · 0 due today · retention 50% · chance to recall now 100%"
+        "    2 seen · 0 due today · retention 50% · chance to recall now 50%\n"
+        "A question you missed counts as not recalled until you answer it right in a review."
     )
 
 

@@ -203,7 +203,8 @@ async def test_review_and_stats_in_a_dm_from_a_user_install(
     assert stats.text() == (
         "Your quiz stats\n"
         "**Tiny test bank**: 0/2 right (0%) · 0 points\n"
-        "    2 seen · 2 due today · retention — · chance to recall now 77%\n"
+        "    2 seen · 2 due today · retention — · chance to recall now 0%\n"
+        "A question you missed counts as not recalled until you answer it right in a review.\n"
         "You have 2 cards due for review today.\n"
         "Start your review with /quiz-review."
     )
