@@ -152,9 +152,10 @@ async def _closing(engine: Engine, player: PlayerRef, out: Terminal, missed: lis
     days = await engine.next_review_in(player, SCOPE)
     if days is not None:
         out.say()
-        out.say(
-            TEXT.t(locale, "review_now") if days == 0 else TEXT.t(locale, "review_in", days=days)
-        )
+        if days <= 1:
+            out.say(TEXT.t(locale, "review_now" if days == 0 else "review_tomorrow"))
+        else:
+            out.say(TEXT.t(locale, "review_in", days=days))
 
 
 def _feedback_marks(result: Feedback) -> dict[str, Colour]:

@@ -218,6 +218,9 @@ async def _run_socket_mode(engine: Engine, app: AsyncApp, app_token: str) -> Non
 
 async def serve(engine: Engine, settings: SlackSettings) -> None:
     """Run the Slack app until cancelled: Socket Mode, or HTTP mode with ``--http``."""
+    # Not ready until it listens: /healthz must not say ok while Slack's requests would
+    # still be refused (a restarted worker, an orchestrator routing to it too early).
+    engine.health.set_platform(PLATFORM, False)
     app = build_app(engine, settings)
     if settings.oauth:
         installed = await engine.installs.count(PLATFORM)
