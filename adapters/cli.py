@@ -101,7 +101,7 @@ def _terminal_locale(asked: str | None, core: CoreSettings) -> str:
 
 
 # What `quizbot play` takes for a file rather than a topic.
-_FILE_SUFFIXES = (".yaml", ".yml", ".txt", *(f.extension for f in FORMATS.values() if f.extension))
+_FILE_SUFFIXES = (".yaml", ".yml", *(f.extension for f in FORMATS.values() if f.extension))
 
 
 def _bank_file(topic: str, form: str | None) -> Path | None:
@@ -135,11 +135,13 @@ def _play(
     questions: int | None = None,
     new: bool = False,
     file_options: Options | None = None,
+    banks: Catalog | None = None,
 ) -> int:
-    """A quiz in the terminal: a topic from the banks, or a bank file tried out."""
+    """A quiz in the terminal: a topic from the banks (``banks`` when the caller has
+    loaded them already), or a bank file tried out."""
     me = console.terminal_player(player or getpass.getuser() or "player")
     options = file_options or Options(None, allow_missing=True)
-    catalog = None
+    scratch_bank = None
     path = _bank_file(topic, options.format)
     if path is not None:
         # Trying a file out: nothing of it reaches the player's real database.
@@ -152,17 +154,17 @@ def _play(
             print(problem, file=sys.stderr)
         if bank is None:
             return 1
-        topic, catalog = bank.id, Catalog((bank,))
+        topic, scratch_bank = bank.id, Catalog((bank,))
 
     async def work(engine: Engine) -> int:
         return await console.play(engine, topic, me, locale, questions=questions, new=new)
 
     try:
-        if catalog is None:
-            return asyncio.run(_engine_work(core, work))
+        if scratch_bank is None:
+            return asyncio.run(_engine_work(core, work, banks))
         with tempfile.TemporaryDirectory(prefix="quizbot-play-") as scratch:
             return asyncio.run(
-                _engine_work(replace(core, db=Path(scratch) / "play.db"), work, catalog)
+                _engine_work(replace(core, db=Path(scratch) / "play.db"), work, scratch_bank)
             )
     except KeyboardInterrupt:  # Ctrl-C: every answer given is already on disk
         console.Terminal(locale).stopped()
@@ -297,9 +299,9 @@ def _run_terminal(args: argparse.Namespace) -> int:
     locale = _terminal_locale(None, core)
     out = console.Terminal(locale)
     out.say(TEXT.t(locale, "no_platform") + "\n")
-    topic = args.topic
+    topic, banks = args.topic, load_banks(core)
     if not topic:
-        topics = topic_list(load_banks(core), locale)
+        topics = topic_list(banks, locale)
         out.say(render(topics))
         topic = first = topics.topics[0].id
         if sys.stdin.isatty():
@@ -311,7 +313,7 @@ def _run_terminal(args: argparse.Namespace) -> int:
                 out.stopped()
                 return 0
             topic = topic or first
-    return _play(core, topic, locale)
+    return _play(core, topic, locale, banks=banks)
 
 
 def _cmd_discord_sync(args: argparse.Namespace) -> int:

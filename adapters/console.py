@@ -18,7 +18,8 @@ from adapters.phrases import TEXT, render
 from adapters.screen import Colour, Screen
 from bot.play.engine import Engine
 from bot.play.refs import PlayerRef, ScopeRef
-from bot.ui.messages import t
+from bot.ui import plain
+from bot.ui.layout import answer_verdict
 from bot.ui.views import Feedback, QuestionView
 
 SCOPE = ScopeRef("terminal", "local", "terminal")
@@ -159,14 +160,13 @@ async def _closing(engine: Engine, player: PlayerRef, out: Terminal, missed: lis
 
 
 def _feedback_marks(result: Feedback) -> dict[str, Colour]:
-    """The lines of a feedback that colour marks: the verdict, the answer chosen when
-    it was wrong, and the right one."""
-    loc = result.locale
-    right = t(loc, "right_answer", letter=result.answer.letter, text=result.answer.text)
-    if result.correct:
-        return {t(loc, "right"): Colour.RIGHT, right: Colour.RIGHT}
-    chosen = t(loc, "your_answer", letter=result.chosen.letter, text=result.chosen.text)
-    return {t(loc, "wrong"): Colour.WRONG, chosen: Colour.WRONG, right: Colour.RIGHT}
+    """The lines of a feedback that colour marks, as the layout words them: the verdict,
+    the answer chosen when it was wrong, and the right one (asked for with no more lines
+    after it, the last detail)."""
+    said, details = answer_verdict(result.locale, result.correct, result.chosen, result.answer)
+    tone = Colour.RIGHT if result.correct else Colour.WRONG
+    *chosen, right = (plain.line(detail) for detail in details)
+    return {said: tone, **dict.fromkeys(chosen, Colour.WRONG), right: Colour.RIGHT}
 
 
 async def _answer(

@@ -249,10 +249,10 @@ class Engine:
         chosen = playable(await cards.due(player, scope, due_cutoff(now, zone), 5 * REVIEW_SIZE))
         note = None
         if not chosen:
-            next_due = await cards.next_due(player, scope)
-            if next_due is None:
+            days = await self.next_review_in(player, scope)
+            if days is None:
                 return Notice(locale, "review_empty", t(locale, "review_empty"))
-            not_due = t(locale, "review_not_due", days=days_until(next_due, now, zone))
+            not_due = t(locale, "review_not_due", days=days)
             chosen = playable(await cards.missed(player, scope, 5 * REVIEW_SIZE))
             if not chosen:
                 return Notice(locale, "review_not_due", not_due)

@@ -143,7 +143,7 @@ def _question(view: QuestionView, phrases: Phrasebook) -> Document:
     )
 
 
-def _verdict(
+def answer_verdict(
     locale: str, correct: bool, chosen: ChoiceView, answer: ChoiceView, *more: str
 ) -> tuple[str, tuple[Line, ...]]:
     """The verdict, and below it the player's answer when wrong, the right one and more."""
@@ -196,7 +196,7 @@ def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
             loc, "progress", done=view.answered, total=view.question.total, points=view.run_points
         )
     )
-    verdict, details = _verdict(loc, view.correct, view.chosen, view.answer, *points)
+    verdict, details = answer_verdict(loc, view.correct, view.chosen, view.answer, *points)
     card = Card(
         Tone.RIGHT if view.correct else Tone.WRONG,
         (
@@ -439,7 +439,7 @@ def _dashboard_button(locale: str, action: str | None) -> tuple[Button, ...]:
 @layout.register
 def _channel_feedback(view: ChannelFeedback, phrases: Phrasebook) -> Document:
     loc = view.locale
-    verdict, details = _verdict(
+    verdict, details = answer_verdict(
         loc,
         view.correct,
         view.chosen,
