@@ -9,12 +9,12 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
 from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog
-from bot.insights.links import Signer
+from bot.domain.insight_links import Signer
 from bot.operations import metrics
 from bot.operations.settings import CoreSettings
 from bot.operations.tasks import Supervisor
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .errors import SetupError
 

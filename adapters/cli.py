@@ -25,6 +25,7 @@ from bot.content.export import export
 from bot.content.formats import FORMATS, UnknownFormat
 from bot.content.formats.importer import Options, import_file, load_bank_file, write_atomically
 from bot.content.lint import lint, load_rules, rate_table
+from bot.domain.identities import ScopeRef
 from bot.operations import logs
 from bot.operations.leadership import leadership_for
 from bot.operations.process import tune_gc
@@ -32,8 +33,7 @@ from bot.operations.settings import CoreSettings, InvalidSettings, declared, is_
 from bot.operations.settings import database as database_location
 from bot.persistence import StoreError, integrity_problems
 from bot.persistence.transfer import TABLES, copy_database
-from bot.play.engine import PERIODS, Engine, topic_list
-from bot.play.refs import ScopeRef
+from bot.services.engine import PERIODS, Engine, topic_list
 from bot.ui import i18n
 from bot.ui.views import TopicList
 

@@ -16,8 +16,8 @@ from typing import TextIO
 
 from adapters.phrases import TEXT, render
 from adapters.screen import Colour, Screen
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.services.engine import Engine
 from bot.ui import plain
 from bot.ui.layout import answer_verdict
 from bot.ui.views import Feedback, QuestionView

@@ -8,11 +8,11 @@ import io
 import json
 from dataclasses import asdict
 
-from bot.insights.report import Report
-from bot.insights.service import title_of
-from bot.play.channel import Caller
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.insight_report import Report
+from bot.services.channel import Caller
+from bot.services.engine import Engine
+from bot.services.insights import title_of
 
 from .errors import SetupError
 from .phrases import render

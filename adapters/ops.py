@@ -9,9 +9,9 @@ import logging
 from aiohttp import web
 
 from adapters.web.server import dashboard_app
-from bot.insights.links import Signer
+from bot.domain.insight_links import Signer
 from bot.operations.metrics import exposition
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 log = logging.getLogger(__name__)
 

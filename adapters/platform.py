@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 
 class Platform(Protocol):

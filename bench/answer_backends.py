@@ -15,10 +15,10 @@ from pathlib import Path
 
 import psycopg
 
-from bot.content.banks import default_directories, load_catalog
+from bot.content.banks import SHIPPED_BANKS, load_catalog
 from bot.operations.process import tune_gc
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .answer_path import loads
 from .common import ms, record, table
@@ -28,7 +28,7 @@ from .postgres import benchmark_database
 async def one_backend(
     label: str, location: str | Path, rates: list[int], seconds: float, burst: int
 ) -> tuple[list[list[str]], float]:
-    catalog = load_catalog(default_directories({}))
+    catalog = load_catalog([SHIPPED_BANKS])
     store = await Store.open(location)
     engine = Engine(catalog, store)
     try:

@@ -16,12 +16,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from bot.content.banks import default_directories, load_catalog
+from bot.content.banks import SHIPPED_BANKS, load_catalog
+from bot.domain.clock import period_keys
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.operations.process import tune_gc
 from bot.persistence import ALL_BANKS, Store
-from bot.play.clock import period_keys
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.services.engine import Engine
 from bot.ui.views import Feedback, QuestionView
 
 from .common import ms, percentile, record, table
@@ -152,7 +152,7 @@ def raw_ceiling(path: Path, count: int) -> float:
 
 
 async def measure(rates: list[int], seconds: float, burst: int) -> str:
-    catalog = load_catalog(default_directories({}))
+    catalog = load_catalog([SHIPPED_BANKS])
     workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-"))
     try:
         rows = []

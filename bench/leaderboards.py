@@ -20,10 +20,10 @@ import time
 from datetime import UTC, datetime
 from pathlib import Path
 
-from bot.content.banks import default_directories, load_catalog
+from bot.content.banks import SHIPPED_BANKS, load_catalog
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import Credit, Store
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.services.engine import Engine
 from bot.ui.views import Leaderboard
 
 from .common import ms, percentile, record, table
@@ -66,7 +66,7 @@ async def run_queries(
     store: Store, answers: int, queries: int
 ) -> tuple[list[list[str]], int, float]:
     # A fixed Thursday noon, so "this week" holds three and a half days of answers.
-    engine = Engine(load_catalog(default_directories({})), store, FixedClock())
+    engine = Engine(load_catalog([SHIPPED_BANKS]), store, FixedClock())
     build = await populate(store, answers, NOW)
     rng = random.Random(11)
     rows = []

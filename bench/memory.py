@@ -12,10 +12,10 @@ import shutil
 import tempfile
 from pathlib import Path
 
-from bot.content.banks import default_directories, load_catalog
+from bot.content.banks import SHIPPED_BANKS, load_catalog
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import Store
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.services.engine import Engine
 from bot.ui.views import QuestionView
 
 from .common import record, table
@@ -37,7 +37,7 @@ async def measure(runs: int) -> str:
     try:
         store = await Store.open(workdir / "memory.db")
         try:
-            engine = Engine(load_catalog(default_directories({})), store)
+            engine = Engine(load_catalog([SHIPPED_BANKS]), store)
             scope = ScopeRef("slack", "TMEM", "C")
             gc.collect()
             ready = rss_mib()

@@ -32,12 +32,12 @@ from adapters.slack.installations import Clients, SlackInstallations
 from adapters.slack.people import People
 from adapters.slack.runtime import build_app, web_app
 from adapters.slack.settings import SlackSettings
-from bot.content.banks import default_directories, load_catalog
+from bot.content.banks import SHIPPED_BANKS, load_catalog
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.operations.process import tune_gc
 from bot.operations.sealing import Sealer
 from bot.persistence import Store
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.services.engine import Engine
 from bot.ui.views import QuestionView
 from tests.slack.fake_slack import Call, FakeSlack, SlackDriver, User, sign
 from tests.slack.process import free_port
@@ -180,7 +180,7 @@ async def installed(engine: Engine, api_url: str) -> tuple[SlackSettings, People
 async def measure(rates: list[int], seconds: float, mode: str) -> list[dict[str, float]]:
     """The bot (engine, store, the bolt app over HTTP) in this process; the fake Slack and
     the load generator in a child, as Slack's servers are elsewhere."""
-    catalog = load_catalog(default_directories({}))
+    catalog = load_catalog([SHIPPED_BANKS])
     workdir = Path(tempfile.mkdtemp(prefix="quizbot-slack-bench-"))
     fake_port, app_port = free_port(), free_port()
     api_url = f"http://127.0.0.1:{fake_port}/api/"

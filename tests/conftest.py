@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.content.banks import Catalog, default_directories, load_catalog
+from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .support.environment import FIXTURES
 
@@ -41,7 +41,7 @@ def unused_port() -> int:
 @pytest.fixture
 def catalog() -> Catalog:
     """The shipped banks plus the tiny fixture bank."""
-    return load_catalog([*default_directories({}), FIXTURES / "tiny.yaml"])
+    return load_catalog([SHIPPED_BANKS, FIXTURES / "tiny.yaml"])
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

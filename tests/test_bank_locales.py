@@ -10,8 +10,8 @@ from adapters.phrases import render
 from bot.content.banks import SHIPPED_BANKS, Catalog, parse_bank
 from bot.content.lint import lint, load_rules, rate_table
 from bot.persistence import Store
-from bot.play.channel import Caller
-from bot.play.engine import Engine
+from bot.services.channel import Caller
+from bot.services.engine import Engine
 from bot.ui.messages import t
 from bot.ui.views import ChannelFeedback, DailyPostView, DailyRevealView, Feedback, QuestionView
 

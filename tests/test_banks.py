@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.content.banks import Catalog, default_directories, load_catalog, parse_bank
+from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog, parse_bank
 from bot.ui.i18n import LOCALES
 
 from .support.environment import FIXTURES, run_quizbot
@@ -35,7 +35,7 @@ CURRICULUM = (
 
 
 def test_shipped_banks_are_valid_and_complete() -> None:
-    catalog = load_catalog(default_directories({}))
+    catalog = load_catalog([SHIPPED_BANKS])
     assert catalog.errors == ()
     assert [b.id for b in catalog.banks] == sorted((*SEEDS, *CURRICULUM))
     for bank in catalog.banks:
@@ -57,7 +57,7 @@ def test_shipped_banks_are_valid_and_complete() -> None:
 
 
 def test_aliases_and_titles_find_banks() -> None:
-    catalog = load_catalog(default_directories({}))
+    catalog = load_catalog([SHIPPED_BANKS])
     assert catalog.find("mixed_precision").id == "mixed-precision"  # type: ignore[union-attr]
     assert catalog.find("AMP").id == "mixed-precision"  # type: ignore[union-attr]
     assert catalog.find("Mixed precision training").id == "mixed-precision"  # type: ignore[union-attr]
@@ -184,7 +184,7 @@ def test_export_json_shape() -> None:
     result = run_quizbot("banks", "export", "--format", "json")
     assert result.returncode == 0, result.stderr
     data = json.loads(result.stdout)
-    catalog: Catalog = load_catalog(default_directories({}))
+    catalog: Catalog = load_catalog([SHIPPED_BANKS])
     assert [b["id"] for b in data["banks"]] == [b.id for b in catalog.banks]
     for exported, bank in zip(data["banks"], catalog.banks, strict=True):
         assert set(exported) == {"id", "title", "questions"}

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.content.banks import Catalog
-from bot.play.channel import Caller
-from bot.play.engine import Engine
+from bot.services.channel import Caller
+from bot.services.engine import Engine
 from bot.ui.views import ChannelFeedback, DailyPostView, DailyRevealView, Leaderboard, Notice
 
 from .support.channel import (
@@ -189,7 +189,7 @@ async def test_daily_commands_need_an_admin_and_valid_input(engine: Engine) -> N
 def test_reveal_always_comes_before_the_next_post() -> None:
     from datetime import time
 
-    from bot.play.daily import DailySchedule, post_time, reveal_time
+    from bot.domain.daily import DailySchedule, post_time, reveal_time
 
     schedule = DailySchedule(CHANNEL, ("x",), time(9, 0), "UTC", "en", reveal_after=30 * 3600)
     day = datetime(2026, 11, 2).date()

@@ -13,7 +13,7 @@ import psycopg
 
 from bot.content.banks import Catalog
 from bot.persistence import MIGRATIONS, Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .support.databases import query
 from .support.environment import run_quizbot

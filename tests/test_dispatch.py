@@ -11,9 +11,9 @@ import pytest
 
 from bot.content.banks import Catalog
 from bot.persistence import Store
-from bot.play.dispatch import expected_delivery
-from bot.play.engine import Engine
-from bot.play.requests import (
+from bot.services.dispatch import expected_delivery
+from bot.services.engine import Engine
+from bot.services.requests import (
     Click,
     CompetitionEnd,
     CompetitionStandings,

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.content.banks import Catalog
+from bot.domain.actions import AnswerAction, decode
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.quiz_runs import Run
 from bot.persistence import Store
-from bot.play.codec import AnswerAction, decode
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.runs import Run
+from bot.services.engine import Engine
 from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView, TopicList
 
 from .support.quiz import ANA, BO, TEAM, play, right_choice, wrong_choice

@@ -8,12 +8,12 @@ import sqlite3
 from pathlib import Path
 
 from bot.content.banks import Catalog
+from bot.domain.identities import ScopeRef
+from bot.domain.memory import Memory
 from bot.persistence import Store
-from bot.play.channel import Caller
-from bot.play.engine import Engine
-from bot.play.memory import Memory
-from bot.play.refs import ScopeRef
-from bot.play.requests import Click, Context, Delivery, ForgetMe
+from bot.services.channel import Caller
+from bot.services.engine import Engine
+from bot.services.requests import Click, Context, Delivery, ForgetMe
 from bot.ui.views import DailyPostView, ForgetConfirm, Leaderboard, Notice
 
 from .support.channel import (

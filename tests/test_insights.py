@@ -12,14 +12,14 @@ import pytest
 
 from adapters.phrases import render
 from bot.content.banks import Catalog
-from bot.insights.links import Signer
-from bot.insights.report import LoggedAnswer, Streak, build, flags_of
+from bot.domain.insight_links import Signer
+from bot.domain.insight_report import LoggedAnswer, Streak, build, flags_of
 from bot.persistence import Store
 from bot.persistence.dialect import Connection
-from bot.play.channel import Caller
-from bot.play.dispatch import expected_delivery
-from bot.play.engine import Engine
-from bot.play.requests import Click, Context, Delivery, ShowDashboard, ShowInsights
+from bot.services.channel import Caller
+from bot.services.dispatch import expected_delivery
+from bot.services.engine import Engine
+from bot.services.requests import Click, Context, Delivery, ShowDashboard, ShowInsights
 from bot.ui.views import DailyRevealView, DashboardLink, Notice
 
 from .support.channel import (

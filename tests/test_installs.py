@@ -10,11 +10,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 import pytest
 
 from bot.content.banks import Catalog
+from bot.domain.identities import ScopeRef
+from bot.domain.memory import Memory
 from bot.operations.sealing import Sealer, SealError
 from bot.persistence import Store
-from bot.play.engine import Engine
-from bot.play.memory import Memory
-from bot.play.refs import ScopeRef
+from bot.services.engine import Engine
 from bot.ui.views import QuestionView
 
 from .support.channel import CHANNEL, PLAYERS, FakeClock, moment

@@ -8,7 +8,7 @@ import asyncio
 import psycopg
 
 from bot.operations.leadership import SCHEDULER_LOCK, AdvisoryLock, SoleProcess
-from bot.play.scheduler import Duty, Scheduler
+from bot.services.scheduler import Duty, Scheduler
 
 
 async def test_one_connection_holds_the_lock_until_it_lets_go(postgres_url: str) -> None:

@@ -20,7 +20,7 @@ from adapters.settings import SETTINGS, load
 from bot.content.banks import Catalog, load_catalog, reload_catalog
 from bot.operations import metrics
 from bot.persistence import MIGRATIONS, Store, integrity_problems
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 from bot.ui.views import Feedback, Leaderboard, QuestionView
 
 from .support.environment import FIXTURES, REPO, make_immutable, run_quizbot

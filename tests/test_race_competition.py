@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from bot.content.banks import Catalog
+from bot.domain.actions import RaceAction, decode
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import Store
-from bot.play.channel import Caller
-from bot.play.codec import RaceAction, decode
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.services.channel import Caller
+from bot.services.engine import Engine
 from bot.ui.views import (
     ChannelFeedback,
     DailyPostView,

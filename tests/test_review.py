@@ -7,12 +7,12 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from bot.content.banks import Catalog
+from bot.domain.daily import draw
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.memory import CardState, Memory, due_cutoff, zone_of
 from bot.persistence import Store
-from bot.play.channel import Caller
-from bot.play.daily import draw
-from bot.play.engine import Engine
-from bot.play.memory import CardState, Memory, due_cutoff, zone_of
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.services.channel import Caller
+from bot.services.engine import Engine
 from bot.ui.views import (
     ChannelFeedback,
     DailyPostView,

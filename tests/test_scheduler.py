@@ -13,10 +13,10 @@ from typing import Any
 import pytest
 
 from bot.content.banks import Catalog
+from bot.domain.daily import DailySchedule
+from bot.domain.identities import ScopeRef
 from bot.operations import metrics
-from bot.play.channel import Caller
-from bot.play.daily import DailySchedule
-from bot.play.refs import ScopeRef
+from bot.services.channel import Caller
 from bot.ui.views import ChannelFeedback, ChannelView, DailyPostView, DailyRevealView
 
 from .support.channel import (

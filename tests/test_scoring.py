@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.play.scoring import answer_points, daily_points, max_points, race_points
+from bot.domain.scoring import answer_points, daily_points, max_points, race_points
 
 
 @pytest.mark.parametrize(

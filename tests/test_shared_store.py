@@ -4,7 +4,7 @@ a run moved on, a language set, a competition started (no cache serves stale sta
 from __future__ import annotations
 
 from bot.content.banks import Catalog
-from bot.play.channel import Caller
+from bot.services.channel import Caller
 from bot.ui.views import Feedback, Notice, QuestionView
 
 from .support.channel import ADMIN, FakeClock, moment, open_engine

@@ -14,7 +14,7 @@ import pytest
 
 from bot.content.banks import Catalog
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 from bot.ui.views import Feedback, Notice, QuestionView
 
 from .support.databases import is_postgres, query

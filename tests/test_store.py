@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from bot.content.banks import Catalog
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import MIGRATIONS, Store, StoreError
 from bot.persistence.dialect import Connection
 from bot.persistence.schema import migrate
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.services.engine import Engine
 from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView
 
 from .support.databases import is_postgres, query, schema_version, set_schema_version, tables

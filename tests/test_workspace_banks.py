@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from bot.content.banks import Catalog
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.requests import (
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.services.engine import Engine
+from bot.services.requests import (
     Click,
     Context,
     ListBanks,

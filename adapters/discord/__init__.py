@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from bot.operations.settings import CoreSettings
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .settings import DiscordSettings
 

@@ -10,7 +10,7 @@ import discord
 from discord import app_commands
 
 from bot.persistence import StoreError
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 from bot.ui import i18n
 
 from .parse import player_of, scope_of

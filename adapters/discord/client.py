@@ -20,9 +20,9 @@ import discord
 import yarl
 from discord import app_commands
 
-from bot.play import codec
-from bot.play.engine import Engine
-from bot.play.requests import Click
+from bot.domain import actions
+from bot.services.engine import Engine
+from bot.services.requests import Click
 
 from .commands import CatalogTranslator, build_tree
 from .handlers import ACK_BUDGET, Handlers
@@ -34,7 +34,7 @@ from .settings import DiscordSettings, SettingsError
 log = logging.getLogger(__name__)
 
 COMMANDS_HASH = "discord.commands_hash"
-_BUTTON_ID = re.compile(codec.PATTERN)
+_BUTTON_ID = re.compile(actions.PATTERN)
 
 
 def use_endpoints(settings: DiscordSettings) -> None:
@@ -46,7 +46,7 @@ def use_endpoints(settings: DiscordSettings) -> None:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
 
 
-class QuizButton(discord.ui.DynamicItem[discord.ui.Button], template=codec.PATTERN):
+class QuizButton(discord.ui.DynamicItem[discord.ui.Button], template=actions.PATTERN):
     """Every quiz button, recognised by its custom_id alone: the id carries the run,
     question and choice, and the state lives in the store."""
 

@@ -18,9 +18,9 @@ import discord
 from discord import app_commands
 from discord.app_commands import locale_str
 
-from bot.play import race
-from bot.play.engine import PERIODS
-from bot.play.requests import (
+from bot.domain import race
+from bot.services.engine import PERIODS
+from bot.services.requests import (
     CompetitionEnd,
     CompetitionStandings,
     CompetitionStart,

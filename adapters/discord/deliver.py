@@ -11,7 +11,7 @@ from typing import Any
 import aiohttp
 import discord
 
-from bot.play.requests import Delivery
+from bot.services.requests import Delivery
 from bot.ui import i18n
 from bot.ui.messages import t
 

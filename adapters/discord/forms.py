@@ -11,7 +11,7 @@ from typing import Any
 
 import discord
 
-from bot.play.requests import ProposeQuestion
+from bot.services.requests import ProposeQuestion
 
 from .phrases import TEXT
 from .render import fit

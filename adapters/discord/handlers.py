@@ -10,10 +10,10 @@ from collections.abc import Awaitable
 import discord
 
 from bot.persistence import StoreError
-from bot.play.channel import notice
-from bot.play.dispatch import expected_delivery
-from bot.play.engine import Engine
-from bot.play.requests import (
+from bot.services.channel import notice
+from bot.services.dispatch import expected_delivery
+from bot.services.engine import Engine
+from bot.services.requests import (
     BankRequest,
     CompetitionEnd,
     CompetitionStandings,
@@ -30,7 +30,7 @@ from bot.play.requests import (
     Request,
     UploadBank,
 )
-from bot.play.workspace_banks import MAX_UPLOAD_BYTES
+from bot.services.workspace_banks import MAX_UPLOAD_BYTES
 from bot.ui import i18n
 from bot.ui.views import Notice
 

@@ -6,9 +6,9 @@ from contextlib import AbstractContextManager
 
 import discord
 
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.operations import logs
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.requests import Context
+from bot.services.requests import Context
 
 PLATFORM = "discord"
 

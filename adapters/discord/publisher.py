@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import discord
 
-from bot.play.refs import ScopeRef
+from bot.domain.identities import ScopeRef
 from bot.ui.views import ChannelView, Notice
 
 from .render import render

@@ -7,7 +7,7 @@ import sys
 import discord
 
 from bot.operations.settings import CoreSettings
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from ..app import compose
 from .client import QuizClient, client_class, use_endpoints

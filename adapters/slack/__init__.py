@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .settings import SlackSettings
 

@@ -14,7 +14,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.operations import metrics
-from bot.play.requests import Delivery, Reply
+from bot.services.requests import Delivery, Reply
 from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import Notice

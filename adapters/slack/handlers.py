@@ -14,12 +14,12 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.domain import actions
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.operations import logs
-from bot.play import codec
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.requests import Click, Context, Delivery, Reply, Request, UploadBank
-from bot.play.workspace_banks import MAX_UPLOAD_BYTES
+from bot.services.engine import Engine
+from bot.services.requests import Click, Context, Delivery, Reply, Request, UploadBank
+from bot.services.workspace_banks import MAX_UPLOAD_BYTES
 from bot.ui.messages import t
 from bot.ui.views import Notice
 
@@ -32,7 +32,7 @@ from .retries import api_error
 
 log = logging.getLogger(__name__)
 
-ACTIONS = re.compile("^" + re.escape(codec.PREFIX))
+ACTIONS = re.compile("^" + re.escape(actions.PREFIX))
 Asked = parse.Command | parse.Click | parse.Submission
 
 

@@ -24,9 +24,9 @@ from slack_sdk.oauth.installation_store.async_installation_store import AsyncIns
 from slack_sdk.oauth.state_store.async_state_store import AsyncOAuthStateStore
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.domain.identities import ScopeRef
 from bot.operations.sealing import Sealer, SealError
-from bot.play.installs import Installs
-from bot.play.refs import ScopeRef
+from bot.services.installs import Installs
 
 from .retries import PLATFORM
 

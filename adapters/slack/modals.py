@@ -12,8 +12,8 @@ from typing import Any
 
 from bot.content.banks import MAX_CHOICES, MIN_CHOICES
 from bot.content.formats.model import slug
-from bot.play.requests import ProposeQuestion
-from bot.play.workspace_banks import MAX_UPLOAD_BYTES
+from bot.services.requests import ProposeQuestion
+from bot.services.workspace_banks import MAX_UPLOAD_BYTES
 from bot.ui.i18n import DEFAULT_LOCALE, LOCALE_NAMES
 
 from .parse import PROPOSAL_FORM, UPLOAD_FORM, SlackFile, metadata

@@ -9,8 +9,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.play.engine import PERIODS
-from bot.play.requests import (
+from bot.services.engine import PERIODS
+from bot.services.requests import (
     CompetitionEnd,
     CompetitionStandings,
     CompetitionStart,

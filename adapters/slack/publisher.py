@@ -12,7 +12,7 @@ from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.web.async_slack_response import AsyncSlackResponse
 
-from bot.play.refs import ScopeRef
+from bot.domain.identities import ScopeRef
 from bot.ui.views import ChannelView, Notice
 
 from .installations import Clients

@@ -18,9 +18,9 @@ from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
+from bot.domain.identities import ScopeRef
 from bot.operations.sealing import Sealer, keys_of
-from bot.play.engine import Engine
-from bot.play.refs import ScopeRef
+from bot.services.engine import Engine
 
 from ..errors import SetupError
 from . import handlers, parse, retries

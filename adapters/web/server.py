@@ -12,12 +12,12 @@ from html import escape
 from aiohttp import web
 
 from bot.content.banks import Catalog
-from bot.insights.links import Access, Signer
-from bot.insights.report import PERIOD_DAYS, QuestionInsight, day_of
-from bot.insights.service import shortened, title_of
+from bot.domain.clock import period_key
+from bot.domain.insight_links import Access, Signer
+from bot.domain.insight_report import PERIOD_DAYS, QuestionInsight, day_of
 from bot.persistence import ALL_BANKS
-from bot.play.clock import period_key
-from bot.play.engine import Engine
+from bot.services.engine import Engine
+from bot.services.insights import shortened, title_of
 from bot.ui import i18n
 from bot.ui.layout import shown_percent
 

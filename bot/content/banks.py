@@ -7,7 +7,6 @@ comes from. A broken file is skipped with its errors; the other banks still load
 from __future__ import annotations
 
 import difflib
-import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -19,7 +18,6 @@ from typing import Any, TypeVar
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
-from bot.operations.settings import extra_bank_dirs
 from bot.ui.i18n import LOCALES
 
 Text = Mapping[str, str]
@@ -511,11 +509,6 @@ def load_catalog(directories: Iterable[Path]) -> Catalog:
 
 # banks/ in the repository, installed as the data package bot.shipped_banks (see setup.py).
 SHIPPED_BANKS = Path(str(resources.files("bot.shipped_banks")))
-
-
-def default_directories(environ: Mapping[str, str] = os.environ) -> list[Path]:
-    """The shipped banks plus any directories named in QUIZBOT_BANKS."""
-    return [SHIPPED_BANKS, *extra_bank_dirs(environ)]
 
 
 def reload_catalog(current: Catalog, directories: Iterable[Path]) -> Catalog:

@@ -215,11 +215,6 @@ def default_db_path(environ: Mapping[str, str] = os.environ) -> Path:
     return Path(data_home) / "quizbot" / "quizbot.db"
 
 
-def extra_bank_dirs(environ: Mapping[str, str]) -> tuple[Path, ...]:
-    """The bank directories QUIZBOT_BANKS names, for callers that need nothing else."""
-    return paths(environ.get("QUIZBOT_BANKS", ""))
-
-
 def _missing_banks(core: CoreSettings) -> str | None:
     missing = [str(p) for p in core.banks if not p.is_dir()]
     return f"names no such directory: {', '.join(missing)}" if missing else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from bot.domain.memory import Memory
 from bot.persistence.boards import BoardRepository
 from bot.persistence.cards import CardRepository, Retention, StoredCard
 from bot.persistence.competitions import CompetitionRepository
@@ -38,7 +39,6 @@ from bot.persistence.rows import (
 from bot.persistence.runs import RunRepository
 from bot.persistence.schema import MIGRATIONS, integrity_problems
 from bot.persistence.workspace_banks import Proposal, StoredBank, WorkspaceBankRepository
-from bot.play.memory import Memory
 
 
 class Store:

@@ -8,9 +8,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.memory import AGAIN, GOOD, CardState, Memory, due_cutoff, zone_of
 from bot.persistence.dialect import Connection
-from bot.play.memory import AGAIN, GOOD, CardState, Memory, due_cutoff, zone_of
-from bot.play.refs import PlayerRef, ScopeRef
 
 if TYPE_CHECKING:  # the writer (database.py, through the ledger) imports this module
     from bot.persistence.database import Database

@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from bot.domain.identities import ScopeRef
 from bot.persistence.database import Database
 from bot.persistence.rows import ChannelResults, TotalRow
-from bot.play.refs import ScopeRef
 
 
 def channel_key(scope: ScopeRef) -> tuple[str, str, str]:

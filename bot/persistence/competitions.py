@@ -7,11 +7,11 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
+from bot.domain.competition import Competition
+from bot.domain.identities import ScopeRef
 from bot.persistence.channels import channel_key
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
-from bot.play.competition import Competition
-from bot.play.refs import ScopeRef
 
 _COLUMNS = (
     "competition_id, platform, workspace_id, channel_id, name, topics, starts_at, ends_at,"

@@ -9,13 +9,13 @@ from datetime import date
 from datetime import time as dt_time
 from typing import Any
 
+from bot.domain.daily import DailyPost, DailySchedule, next_streak
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence.channels import channel_key, tally
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
 from bot.persistence.ledger import upsert_player
 from bot.persistence.rows import ChannelAnswer, ChannelResults
-from bot.play.daily import DailyPost, DailySchedule, next_streak
-from bot.play.refs import PlayerRef, ScopeRef
 
 _POST_COLUMNS = (
     "post_id, platform, workspace_id, channel_id, day, cycle, bank_id, question_id, seed,"

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.insights.report import LoggedAnswer
+from bot.domain.identities import ScopeRef
+from bot.domain.insight_report import LoggedAnswer
 from bot.persistence.database import Database
-from bot.play.refs import ScopeRef
 
 
 class InsightRepository:

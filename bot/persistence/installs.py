@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.domain.identities import ScopeRef
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
 from bot.persistence.forgetting import Forgotten, forget_workspace
 from bot.persistence.runs import RunRepository
-from bot.play.refs import ScopeRef
 
 
 @dataclass(frozen=True)

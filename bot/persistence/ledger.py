@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
+from bot.domain.clock import period_keys
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.memory import Memory
+from bot.domain.quiz_runs import REVIEW
 from bot.persistence.cards import Review, grade_many
 from bot.persistence.dialect import Connection
 from bot.persistence.rows import ALL_BANKS, AnswerRecord, Credit, Recorded
-from bot.play.clock import period_keys
-from bot.play.memory import Memory
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.runs import REVIEW
 
 T = TypeVar("T")
 

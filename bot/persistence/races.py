@@ -7,13 +7,13 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.race import Race
 from bot.persistence.channels import channel_key, tally
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
 from bot.persistence.ledger import upsert_player
 from bot.persistence.rows import ChannelAnswer, ChannelResults, TotalRow
-from bot.play.race import Race
-from bot.play.refs import PlayerRef, ScopeRef
 
 _COLUMNS = (
     "race_id, platform, workspace_id, channel_id, bank_id, question_ids, seconds,"

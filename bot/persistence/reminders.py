@@ -7,10 +7,10 @@ from collections.abc import Sequence
 from datetime import time
 from typing import Any
 
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.reminder import Reminder
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.reminder import Reminder
 
 _COLUMNS = "platform, workspace_id, player_id, at, timezone, locale, next_at"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.runs import Run
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.quiz_runs import Run
 
 ALL_BANKS = "*"  # the bank id of the all-topics leaderboards
 

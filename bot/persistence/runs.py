@@ -7,12 +7,12 @@ import json
 
 from cachetools import LRUCache
 
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.quiz_runs import Run
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
 from bot.persistence.ledger import AnswerWork, upsert_player
 from bot.persistence.rows import AnswerRecord, Recorded
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.runs import Run
 
 CACHED_RUNS = 50_000
 CACHED_PLAYERS = 50_000

@@ -267,7 +267,7 @@ class QuestionRow:
     first_tries: int
     accuracy: int | None  # first-try accuracy in %
     top_wrong: str | None  # the text of the wrong choice picked most
-    flags: tuple[str, ...]  # too_hard, too_easy, unpicked_choice (bot.insights.report)
+    flags: tuple[str, ...]  # too_hard, too_easy, unpicked_choice (bot.domain.insight_report)
 
 
 @dataclass(frozen=True)

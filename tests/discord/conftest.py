@@ -8,7 +8,7 @@ import discord
 import pytest
 
 from adapters.discord.client import QuizClient
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .fake_discord import TOKEN, FakeDiscord
 from .support import running_bot

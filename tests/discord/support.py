@@ -16,8 +16,8 @@ from adapters.discord.client import QuizClient, client_class, use_endpoints
 from adapters.discord.settings import DiscordSettings
 from adapters.settings import load
 from bot.content.banks import Bank, Question
-from bot.play import codec
-from bot.play.engine import Engine
+from bot.domain import actions
+from bot.services.engine import Engine
 
 from .fake_discord import ALICE, FakeDiscord, FakeUser, Outcome
 
@@ -33,8 +33,8 @@ def discord_settings(
 def answer_button(outcome: Outcome, question: Question, correct: bool) -> dict:
     """The button of the right answer, or of a wrong one (the id names the bank choice)."""
     for button in outcome.buttons:
-        action = codec.decode(button["custom_id"])
-        assert isinstance(action, codec.AnswerAction)
+        action = actions.decode(button["custom_id"])
+        assert isinstance(action, actions.AnswerAction)
         if (action.choice == question.answer) == correct:
             return button
     raise AssertionError("no such button")

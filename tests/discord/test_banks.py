@@ -11,7 +11,7 @@ import pytest
 
 from adapters.discord.client import QuizClient
 from bot.content.formats.importer import Options, bank_from_upload
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .fake_discord import ALICE, OWEN, FakeDiscord, FakeFile, FakeUser, Fault, Outcome
 from .support import running_bot, warnings

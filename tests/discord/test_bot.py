@@ -10,9 +10,9 @@ from adapters.discord.client import QuizClient
 from adapters.discord.phrases import TEXT
 from adapters.discord.render import safe
 from bot.content.banks import Catalog
+from bot.domain import actions, scoring
 from bot.persistence import Store
-from bot.play import codec, scoring
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 from bot.ui.messages import t
 
 from .fake_discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser
@@ -207,8 +207,8 @@ async def test_clicks_that_cannot_count_get_a_private_explanation(
     m1, m2 = first.message["id"], again.message["id"]
     right = answer_button(first, tiny.questions[0], True)["custom_id"]
     wrong = answer_button(first, tiny.questions[0], False)["custom_id"]
-    run = codec.decode(right)
-    assert isinstance(run, codec.AnswerAction)
+    run = actions.decode(right)
+    assert isinstance(run, actions.AnswerAction)
 
     async def refused(message: str, custom_id: str, user: FakeUser = ALICE, **kw: int) -> str:
         before = fake.messages[message]["embeds"]

@@ -14,9 +14,9 @@ from adapters.discord.commands import build_tree
 from adapters.discord.phrases import TEXT
 from adapters.discord.render import safe
 from bot.content.banks import Bank, Catalog, Question
+from bot.domain import actions, scoring
 from bot.persistence import Store
-from bot.play import codec, scoring
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 from bot.ui.messages import t
 from bot.ui.plain import bar_line
 from bot.ui.views import BarRow
@@ -79,8 +79,8 @@ def by_choice(post: Outcome) -> dict[int, dict[str, Any]]:
     """The post's buttons by the bank choice they stand for (decoded from the custom_id)."""
     buttons = {}
     for button in post.buttons:
-        action = codec.decode(button["custom_id"])
-        assert isinstance(action, codec.DailyAction | codec.RaceAction)
+        action = actions.decode(button["custom_id"])
+        assert isinstance(action, actions.DailyAction | actions.RaceAction)
         buttons[action.choice] = button
     return buttons
 
@@ -126,7 +126,7 @@ async def test_a_daily_question_from_switching_it_on_to_the_reveal(
     letters = "ABC"[: len(question.choices)]
     assert [b["label"] for b in post.buttons] == list(letters)
     for letter, button in zip(letters, post.buttons, strict=True):
-        text = bank.text(question.choices[codec.decode(button["custom_id"]).choice], "en")  # type: ignore[union-attr]
+        text = bank.text(question.choices[actions.decode(button["custom_id"]).choice], "en")  # type: ignore[union-attr]
         assert f"**{letter}.** {text}" in shown
     reveal = int(at("11:30"))
     assert t("en", "daily_count", count=0, reveal=f"<t:{reveal}:t> (<t:{reveal}:R>)") in shown
@@ -285,7 +285,7 @@ async def play_quiz(fake: FakeDiscord, bank: Bank, user: FakeUser) -> int:
         right = next(
             b
             for b in outcome.buttons
-            if codec.decode(b["custom_id"]).choice == question.answer  # type: ignore[union-attr]
+            if actions.decode(b["custom_id"]).choice == question.answer  # type: ignore[union-attr]
         )
         outcome = await fake.click(message, right["custom_id"], user=user)
     return sum(scoring.answer_points(True, q.difficulty) for q in bank.questions)

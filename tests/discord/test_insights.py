@@ -17,11 +17,11 @@ import pytest
 
 from adapters.discord.phrases import TEXT
 from bot.content.banks import Catalog
-from bot.insights.links import Access, Signer
+from bot.domain import actions
+from bot.domain.identities import ScopeRef
+from bot.domain.insight_links import Access, Signer
 from bot.persistence import Store
-from bot.play import codec
-from bot.play.engine import Engine
-from bot.play.refs import ScopeRef
+from bot.services.engine import Engine
 from bot.ui.messages import t
 
 from ..support.channel import FakeClock, moment
@@ -55,14 +55,14 @@ async def play_tiny(fake: FakeDiscord, user: FakeUser, picks: tuple[int, int]) -
     """The tiny bank's quiz, picking these bank choices (by the id each button carries)."""
     outcome = await fake.slash("quiz", topic="tiny", user=user)
     message = outcome.message["id"]
-    run = codec.decode(outcome.buttons[0]["custom_id"]).run_id  # type: ignore[union-attr]
+    run = actions.decode(outcome.buttons[0]["custom_id"]).run_id  # type: ignore[union-attr]
     for position, choice in enumerate(picks):
         if position:
             outcome = await fake.click(message, outcome.buttons[0]["custom_id"], user=user)
         button = next(
             b
             for b in outcome.buttons
-            if codec.decode(b["custom_id"]) == codec.AnswerAction(run, position, choice)
+            if actions.decode(b["custom_id"]) == actions.AnswerAction(run, position, choice)
         )
         outcome = await fake.click(message, button["custom_id"], user=user)
 

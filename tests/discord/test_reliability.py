@@ -12,9 +12,9 @@ import pytest
 from adapters.discord.client import QuizClient, use_endpoints
 from adapters.discord.settings import SettingsError
 from bot.content.banks import Catalog, Question
+from bot.domain import scoring
 from bot.persistence import Store
-from bot.play import scoring
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 from bot.ui.messages import t
 
 from .fake_discord import ALICE, BOB, FakeDiscord, FakeUser, Fault, Outcome

@@ -13,9 +13,9 @@ import pytest
 
 from adapters.discord.render import safe
 from bot.content.banks import Bank, Catalog, Question
+from bot.domain.memory import Memory
 from bot.persistence import Store
-from bot.play.engine import Engine
-from bot.play.memory import Memory
+from bot.services.engine import Engine
 
 from ..support.channel import FakeClock, moment
 from .fake_discord import ALICE, BOB, OWEN, FakeDiscord, FakeUser, Outcome

@@ -11,7 +11,7 @@ import pytest
 from adapters.discord import runtime
 from adapters.discord.settings import SettingsError
 from bot.content.banks import Catalog
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 from bot.ui.messages import t
 
 from .fake_discord import CHANNEL_ID, OWEN, FakeDiscord, Fault

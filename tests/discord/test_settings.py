@@ -15,7 +15,7 @@ from adapters.settings import load
 from bot.content.banks import Catalog
 from bot.operations.settings import InvalidSettings
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from ..support.settings import problems
 from .fake_discord import FakeDiscord

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from bot.content.banks import Catalog
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from ..support.environment import run_quizbot
 from .fake_discord import FakeDiscord

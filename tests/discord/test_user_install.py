@@ -15,10 +15,10 @@ import pytest
 from adapters.discord.client import QuizClient
 from adapters.discord.phrases import TEXT
 from bot.content.banks import Bank, Catalog, Question
+from bot.domain import actions
+from bot.domain.memory import Memory
 from bot.persistence import Store
-from bot.play import codec
-from bot.play.engine import Engine
-from bot.play.memory import Memory
+from bot.services.engine import Engine
 
 from ..support.channel import FakeClock, moment
 from .fake_discord import (
@@ -69,8 +69,8 @@ def labelled(outcome: Outcome, bank: Bank, question: Question) -> dict[str, str]
     English choice text by its button label."""
     labels = {}
     for button in outcome.buttons:
-        action = codec.decode(button["custom_id"])
-        assert isinstance(action, codec.AnswerAction)
+        action = actions.decode(button["custom_id"])
+        assert isinstance(action, actions.AnswerAction)
         labels[button["label"]] = bank.text(question.choices[action.choice], "en")
     return labels
 

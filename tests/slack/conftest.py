@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .fake_slack import FakeSlack, SlackDriver, User, message_problems
 from .support import SECRET, USERS, start_http

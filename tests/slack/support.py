@@ -14,7 +14,7 @@ from aiohttp import web
 from adapters.slack.runtime import build_app, web_app
 from adapters.slack.settings import SlackSettings
 from bot.content.banks import Catalog
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 from bot.ui.i18n import LOCALES
 
 from .fake_slack import FakeSlack, User, shown_text

@@ -17,7 +17,7 @@ import pytest
 
 from bot.content.banks import Catalog
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from ..support.channel import FakeClock, moment
 from .fake_slack import ChannelPost, FakeSlack, SlackDriver, buttons, shown_text

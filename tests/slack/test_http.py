@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from bot.content.banks import Catalog
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 from .support import SECRET, answer_key, db_counts, right_letter, start_http

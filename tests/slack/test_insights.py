@@ -15,9 +15,9 @@ from aiohttp import ClientSession, web
 
 from adapters.web.server import dashboard_app
 from bot.content.banks import Catalog
-from bot.insights.links import Signer
+from bot.domain.insight_links import Signer
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from ..support.browser import CHROMIUM, DRIVER, browser, load, texts
 from ..support.channel import FakeClock, moment

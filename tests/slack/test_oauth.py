@@ -17,9 +17,9 @@ import pytest
 
 from adapters.slack import runtime
 from adapters.slack.settings import SlackSettings
-from bot.content.banks import Catalog, default_directories, load_catalog
+from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog
 from bot.persistence import Store
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from ..support.channel import FakeClock
 from .fake_slack import CLIENT_ID, CLIENT_SECRET, FakeSlack, SlackDriver, User, buttons, shown_text
@@ -28,7 +28,7 @@ from .test_http import play_through
 
 TOKEN_KEY = "a-token-key-of-at-least-32-characters"
 DAY = 86400.0
-KEY = answer_key(load_catalog(default_directories({})))
+KEY = answer_key(load_catalog([SHIPPED_BANKS]))
 
 
 @pytest.fixture

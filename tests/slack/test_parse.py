@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.slack import parse
-from bot.play.requests import (
+from bot.services.requests import (
     CompetitionEnd,
     CompetitionStandings,
     CompetitionStart,

@@ -22,8 +22,8 @@ from adapters.slack.runtime import build_app
 from adapters.slack.settings import SlackSettings
 from bot.content.banks import load_catalog
 from bot.persistence import Store
-from bot.play.engine import Engine
-from bot.play.requests import Delivery, Reply
+from bot.services.engine import Engine
+from bot.services.requests import Delivery, Reply
 
 from ..support.environment import FIXTURES
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bot.content.banks import Catalog
+from bot.domain.memory import DAY, Memory
 from bot.persistence import Store
-from bot.play.engine import Engine
-from bot.play.memory import DAY, Memory
+from bot.services.engine import Engine
 
 from ..support.channel import FakeClock, moment
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text

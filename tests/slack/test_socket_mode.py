@@ -10,7 +10,7 @@ import pytest
 
 from adapters.settings import load
 from adapters.slack import runtime
-from bot.play.engine import Engine
+from bot.services.engine import Engine
 
 from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 

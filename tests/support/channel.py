@@ -10,11 +10,11 @@ from zoneinfo import ZoneInfo
 
 from adapters.phrases import render
 from bot.content.banks import Catalog
+from bot.domain.actions import DailyAction, decode
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import Store
-from bot.play.channel import Caller
-from bot.play.codec import DailyAction, decode
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.services.channel import Caller
+from bot.services.engine import Engine
 from bot.ui.views import ChannelView, DailyPostView, Notice
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from bot.play.codec import AnswerAction, decode
-from bot.play.engine import Engine
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.domain.actions import AnswerAction, decode
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.services.engine import Engine
 from bot.ui.views import Feedback, QuestionView
 
 ANA = PlayerRef("slack", "U1", "Ana")

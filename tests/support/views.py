@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from bot.content.banks import Bank, Question
-from bot.play import codec
-from bot.play.runs import LETTERS
+from bot.domain import actions
+from bot.domain.quiz_runs import LETTERS
 from bot.ui.views import (
     BarRow,
     ChannelFeedback,
@@ -49,7 +49,7 @@ def question_view(bank: Bank, question: Question, locale: str, number: int = 1) 
         prompt=_text(question.prompt, locale),
         choices=tuple(
             ChoiceView(
-                LETTERS[i], _text(text, locale), codec.AnswerAction(RUN, number - 1, i).encode()
+                LETTERS[i], _text(text, locale), actions.AnswerAction(RUN, number - 1, i).encode()
             )
             for i, text in enumerate(question.choices)
         ),
@@ -75,7 +75,7 @@ def feedback(view: QuestionView, question: Question, correct: bool, last: bool) 
         practice=False,
         answered=view.number,
         run_points=120,
-        next_action=None if last else codec.NextAction(RUN, view.number).encode(),
+        next_action=None if last else actions.NextAction(RUN, view.number).encode(),
         summary=summary(view.locale, view.topic_title) if last else None,
     )
 
@@ -89,11 +89,11 @@ def channel_views(
 ) -> list[object]:
     """Every channel-play view of one question, as large as the core makes them."""
     choices = tuple(
-        ChoiceView(LETTERS[i], _text(text, locale), codec.DailyAction(POST, i).encode())
+        ChoiceView(LETTERS[i], _text(text, locale), actions.DailyAction(POST, i).encode())
         for i, text in enumerate(question.choices)
     )
     race_choices = tuple(
-        ChoiceView(c.letter, c.text, codec.RaceAction(POST, 19, i).encode())
+        ChoiceView(c.letter, c.text, actions.RaceAction(POST, 19, i).encode())
         for i, c in enumerate(choices)
     )
     answer = choices[question.answer]

@@ -18,13 +18,13 @@ from aiohttp import web
 
 from adapters.web.server import dashboard_app
 from bot.content.banks import Catalog
-from bot.insights.links import Signer
+from bot.domain.identities import PlayerRef
+from bot.domain.insight_links import Signer
+from bot.domain.memory import Memory
 from bot.persistence import Store
-from bot.play.channel import Caller
-from bot.play.engine import Engine
-from bot.play.memory import Memory
-from bot.play.refs import PlayerRef
-from bot.play.requests import Context, ShowDashboard
+from bot.services.channel import Caller
+from bot.services.engine import Engine
+from bot.services.requests import Context, ShowDashboard
 from bot.ui.views import DashboardLink
 
 from ..support.browser import CHROMIUM, DRIVER, browser, load, texts

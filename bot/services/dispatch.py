@@ -6,10 +6,10 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+from bot.domain import actions
 from bot.persistence import StoreError
-from bot.play import codec
-from bot.play.channel import Caller
-from bot.play.requests import (
+from bot.services.channel import Caller
+from bot.services.requests import (
     BankRequest,
     ChannelRequest,
     Click,
@@ -44,7 +44,7 @@ from bot.play.requests import (
     UploadBank,
     Usage,
 )
-from bot.play.workspace_banks import Draft
+from bot.services.workspace_banks import Draft
 from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import (
@@ -58,7 +58,7 @@ from bot.ui.views import (
 )
 
 if TYPE_CHECKING:
-    from bot.play.engine import Engine
+    from bot.services.engine import Engine
 
 log = logging.getLogger(__name__)
 
@@ -73,8 +73,8 @@ def expected_delivery(request: Request) -> Delivery:
     which must never be replaced for everyone."""
     if isinstance(request, Click):
         on_post = isinstance(
-            codec.decode(request.action_id),
-            codec.DailyAction | codec.RaceAction | codec.DashboardAction,
+            actions.decode(request.action_id),
+            actions.DailyAction | actions.RaceAction | actions.DashboardAction,
         )
         return Delivery.PRIVATE if on_post else Delivery.REPLACE
     return Delivery.PUBLIC if isinstance(request, _PUBLIC) else Delivery.PRIVATE
@@ -102,13 +102,15 @@ async def handle(engine: Engine, request: Request, context: Context) -> Reply:
 async def _view(engine: Engine, request: Request, context: Context) -> View:
     player, scope = context.player, context.scope
     if isinstance(request, Click):
-        action = codec.decode(request.action_id)
-        if isinstance(action, codec.ProposalAction | codec.DashboardAction | codec.ForgetAction):
+        action = actions.decode(request.action_id)
+        if isinstance(
+            action, actions.ProposalAction | actions.DashboardAction | actions.ForgetAction
+        ):
             locale = await engine.locale_for(player, context.platform_locale)
             caller = Caller(player, scope, locale, context.is_admin)
-            if isinstance(action, codec.DashboardAction):
+            if isinstance(action, actions.DashboardAction):
                 return engine.insights.dashboard_link(caller)
-            if isinstance(action, codec.ForgetAction):
+            if isinstance(action, actions.ForgetAction):
                 return await engine.forget_player(caller)
             return await engine.banks.decide(caller, action)
         # the run's own language, else the player's
@@ -126,7 +128,7 @@ async def _view(engine: Engine, request: Request, context: Context) -> View:
         case StartReview():
             return await engine.review(player, scope, locale)
         case ForgetMe():
-            return ForgetConfirm(locale, codec.ForgetAction().encode())
+            return ForgetConfirm(locale, actions.ForgetAction().encode())
         case SetLanguage(tag):
             return await engine.set_locale(player, tag)
         case Usage(command):

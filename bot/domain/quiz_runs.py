@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from bot.content.banks import Bank, Question
-from bot.play.codec import AnswerAction
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.domain.actions import AnswerAction
+from bot.domain.identities import PlayerRef, ScopeRef
 
 LETTERS = "ABCDE"
 # The bank id of a review run, whose questions come from many banks: each of its question

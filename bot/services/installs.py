@@ -9,10 +9,10 @@ import logging
 import secrets
 from datetime import UTC, datetime
 
+from bot.domain.clock import Clock
+from bot.domain.identities import ScopeRef
 from bot.persistence import Departure, InstallRepository
-from bot.play.clock import Clock
-from bot.play.refs import ScopeRef
-from bot.play.scheduler import Duty
+from bot.services.scheduler import Duty
 
 log = logging.getLogger(__name__)
 

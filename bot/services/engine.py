@@ -10,26 +10,13 @@ import time
 from dataclasses import replace
 
 from bot.content.banks import Bank, Catalog
-from bot.insights.links import Signer
-from bot.insights.report import percent
-from bot.insights.service import Insights
-from bot.operations import metrics
-from bot.operations.health import Health
-from bot.operations.tasks import Supervisor
-from bot.persistence import ALL_BANKS, AnswerRecord, Store, StoredCard, StoreError, TotalRow
-from bot.play import codec, dispatch, scoring
-from bot.play.channel import Caller, Publishers
-from bot.play.clock import Clock, SystemClock, period_key
-from bot.play.competitions import Competitions
-from bot.play.dailies import COUNT_REFRESH, DailyQuestions
-from bot.play.installs import GRACE_DAYS, Installs
-from bot.play.library import Library
-from bot.play.memory import CardState, days_until, due_cutoff
-from bot.play.races import Races
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.reminders import Reminders
-from bot.play.requests import Context, Reply, Request
-from bot.play.runs import (
+from bot.domain import actions, scoring
+from bot.domain.clock import Clock, SystemClock, period_key
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.insight_links import Signer
+from bot.domain.insight_report import percent
+from bot.domain.memory import CardState, days_until, due_cutoff
+from bot.domain.quiz_runs import (
     LETTERS,
     REVIEW,
     REVIEW_SIZE,
@@ -39,8 +26,22 @@ from bot.play.runs import (
     plan_review,
     plan_run,
 )
-from bot.play.scheduler import Scheduler
-from bot.play.workspace_banks import WorkspaceBanks
+from bot.operations import metrics
+from bot.operations.tasks import Supervisor
+from bot.persistence import ALL_BANKS, AnswerRecord, Store, StoredCard, StoreError, TotalRow
+from bot.services import dispatch
+from bot.services.channel import Caller, Publishers
+from bot.services.competition_service import Competitions
+from bot.services.daily_service import COUNT_REFRESH, DailyQuestions
+from bot.services.health import Health
+from bot.services.insights import Insights
+from bot.services.installs import GRACE_DAYS, Installs
+from bot.services.library import Library
+from bot.services.race_service import Races
+from bot.services.reminder_service import Reminders
+from bot.services.requests import Context, Reply, Request
+from bot.services.scheduler import Scheduler
+from bot.services.workspace_banks import WorkspaceBanks
 from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import (
@@ -142,7 +143,7 @@ class Engine:
         self.health = Health(store.database, self.clock)
 
     async def handle(self, request: Request, context: Context) -> Reply:
-        """The reply to any command or click, and how to deliver it (bot.play.dispatch)."""
+        """The reply to any command or click, and how to deliver it (bot.services.dispatch)."""
         return await dispatch.handle(self, request, context)
 
     @property
@@ -297,12 +298,14 @@ class Engine:
     async def _click(
         self, player: PlayerRef, action_id: str, platform_locale: str | None
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
-        action = codec.decode(action_id)
-        if isinstance(action, codec.ProposalAction | codec.DashboardAction | codec.ForgetAction):
+        action = actions.decode(action_id)
+        if isinstance(
+            action, actions.ProposalAction | actions.DashboardAction | actions.ForgetAction
+        ):
             action = None  # an admin's: the dispatch answers it
-        if isinstance(action, codec.DailyAction | codec.RaceAction):
+        if isinstance(action, actions.DailyAction | actions.RaceAction):
             locale = await self.locale_for(player, platform_locale)
-            if isinstance(action, codec.DailyAction):
+            if isinstance(action, actions.DailyAction):
                 return await self.daily.click(player, action, locale)
             return await self.races.click(player, action, locale)
         run = await self.store.runs.load(action.run_id) if action else None
@@ -312,7 +315,7 @@ class Engine:
         if action is None or run is None or bank is None:
             locale = await self.locale_for(player, platform_locale)
             return Notice(locale, "invalid", t(locale, "invalid"))
-        if isinstance(action, codec.NextAction):
+        if isinstance(action, actions.NextAction):
             return self._next(run, bank, player, action)
         problem = check_answer(run, player, action, bank)
         if problem:
@@ -322,7 +325,7 @@ class Engine:
         return await self._answer(run, bank, action)
 
     def _next(
-        self, run: Run, bank: Bank, player: PlayerRef, action: codec.NextAction
+        self, run: Run, bank: Bank, player: PlayerRef, action: actions.NextAction
     ) -> QuestionView | Notice:
         if run.player.id != player.id or run.player.platform != player.platform:
             return _refused(run, bank, "not_yours", run.locale)
@@ -331,7 +334,9 @@ class Engine:
         # A "next" from an older message shows the question the run is waiting on.
         return self._question_view(run, bank)
 
-    async def _answer(self, run: Run, bank: Bank, action: codec.AnswerAction) -> Feedback | Notice:
+    async def _answer(
+        self, run: Run, bank: Bank, action: actions.AnswerAction
+    ) -> Feedback | Notice:
         question = bank.question(run.located(run.position)[1])
         assert question is not None  # check_answer verified it
         correct = action.choice == question.answer
@@ -376,7 +381,7 @@ class Engine:
             run_points=after.points,
             next_action=None
             if after.finished
-            else codec.NextAction(run.id, after.position).encode(),
+            else actions.NextAction(run.id, after.position).encode(),
             summary=summary,
             due_in_days=due_in_days,
         )
@@ -398,7 +403,7 @@ class Engine:
                 ChoiceView(
                     LETTERS[shown],
                     bank.text(question.choices[choice], run.locale),
-                    codec.AnswerAction(run.id, run.position, choice).encode(),
+                    actions.AnswerAction(run.id, run.position, choice).encode(),
                 )
                 for shown, choice in enumerate(order)
             ),

@@ -18,8 +18,8 @@ from dataclasses import dataclass, replace
 from cachetools import LRUCache
 
 from bot.content.banks import Bank, Catalog, parse_bank
+from bot.domain.identities import ScopeRef
 from bot.persistence.workspace_banks import Fingerprint, WorkspaceBankRepository
-from bot.play.refs import ScopeRef
 
 log = logging.getLogger(__name__)
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from bot.play.refs import ScopeRef
+from bot.domain.identities import ScopeRef
 
 DEFAULT_QUESTIONS, MAX_QUESTIONS = 5, 20
 DEFAULT_SECONDS, MIN_SECONDS, MAX_SECONDS = 20, 5, 120

@@ -15,12 +15,12 @@ from bot.content.banks import ID_PATTERN, Bank, BankError, parse_bank
 from bot.content.formats.importer import Options, bank_from_upload
 from bot.content.formats.model import slug
 from bot.content.formats.yaml_writer import bank_yaml
+from bot.domain.actions import ProposalAction
+from bot.domain.clock import Clock
+from bot.domain.identities import ScopeRef
 from bot.persistence import Proposal, WorkspaceBankRepository
-from bot.play.channel import Caller, Publishers, notice
-from bot.play.clock import Clock
-from bot.play.codec import ProposalAction
-from bot.play.library import Library, bank_source_name
-from bot.play.refs import ScopeRef
+from bot.services.channel import Caller, Publishers, notice
+from bot.services.library import Library, bank_source_name
 from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import Notice, ProposalItem, ProposalList

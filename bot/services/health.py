@@ -5,8 +5,8 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
+from bot.domain.clock import Clock
 from bot.persistence import Database, StoreError
-from bot.play.clock import Clock
 
 WRITE_TIMEOUT = 2.0
 

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from datetime import time, timedelta
 from zoneinfo import ZoneInfo
 
-from bot.play.daily import local_day, local_moment
-from bot.play.refs import ScopeRef
+from bot.domain.daily import local_day, local_moment
+from bot.domain.identities import ScopeRef
 
 
 @dataclass(frozen=True)

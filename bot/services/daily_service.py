@@ -10,22 +10,9 @@ from collections.abc import Awaitable, Callable
 from datetime import datetime
 
 from bot.content.banks import Bank, Question
-from bot.operations import metrics
-from bot.operations.tasks import Supervisor
-from bot.persistence import DailyRepository
-from bot.play import codec, scoring
-from bot.play.channel import (
-    Caller,
-    Publishers,
-    bars,
-    choices,
-    notice,
-    post,
-    question_in,
-    refusal,
-)
-from bot.play.clock import Clock
-from bot.play.daily import (
+from bot.domain import actions, scoring
+from bot.domain.clock import Clock
+from bot.domain.daily import (
     DEFAULT_REVEAL_AFTER,
     DailyPost,
     DailySchedule,
@@ -36,9 +23,22 @@ from bot.play.daily import (
     parse_timezone,
     reveal_time,
 )
-from bot.play.library import Library
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.scheduler import Duty
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.operations import metrics
+from bot.operations.tasks import Supervisor
+from bot.persistence import DailyRepository
+from bot.services.channel import (
+    Caller,
+    Publishers,
+    bars,
+    choices,
+    notice,
+    post,
+    question_in,
+    refusal,
+)
+from bot.services.library import Library
+from bot.services.scheduler import Duty
 from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import ChannelFeedback, ChoiceView, DailyPostView, DailyRevealView, Notice
@@ -64,7 +64,7 @@ def _choices(
     post: DailyPost, bank: Bank, question: Question, locale: str
 ) -> tuple[ChoiceView, ...]:
     return choices(
-        bank, question, post.seed, locale, lambda c: codec.DailyAction(post.id, c).encode()
+        bank, question, post.seed, locale, lambda c: actions.DailyAction(post.id, c).encode()
     )
 
 
@@ -94,7 +94,7 @@ class DailyQuestions:
         self._reveal_hours = reveal_hours
         self._count_refresh = count_refresh
         # Results carry a button for admins to get the dashboard's link, when there is one.
-        self._dashboard = codec.DashboardAction().encode() if dashboard else None
+        self._dashboard = actions.DashboardAction().encode() if dashboard else None
         self._reveal_retry: dict[str, float] = {}  # post id -> when to try its reveal again
         self._refresh_pending: set[str] = set()
         self.posting = Duty("the daily question", self._dailies.schedules, self._post)
@@ -247,7 +247,7 @@ class DailyQuestions:
         return True
 
     async def click(
-        self, player: PlayerRef, action: codec.DailyAction, locale: str
+        self, player: PlayerRef, action: actions.DailyAction, locale: str
     ) -> ChannelFeedback | Notice:
         daily = await self._dailies.post(action.post_id)
         found = await self._question(daily) if daily else None
@@ -269,7 +269,7 @@ class DailyQuestions:
             now,
         )
         shown = _choices(daily, bank, question, locale)
-        by_key = {codec.decode(c.action_id).choice: c for c in shown}  # type: ignore[union-attr]
+        by_key = {actions.decode(c.action_id).choice: c for c in shown}  # type: ignore[union-attr]
         if recorded.duplicate:
             return notice(locale, "daily_already", letter=by_key[recorded.choice].letter)
         metrics.ANSWERS.labels(mode="daily").inc()

@@ -6,15 +6,15 @@ from __future__ import annotations
 import logging
 from zoneinfo import ZoneInfo
 
+from bot.domain.clock import Clock
+from bot.domain.daily import local_day, parse_time, parse_timezone
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.memory import due_cutoff, zone_of
+from bot.domain.reminder import Reminder, next_reminder_at
 from bot.operations import metrics
 from bot.persistence import CardRepository, ReminderRepository, RunRepository
-from bot.play.channel import Caller, Publishers, notice, refusal
-from bot.play.clock import Clock
-from bot.play.daily import local_day, parse_time, parse_timezone
-from bot.play.memory import due_cutoff, zone_of
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.reminder import Reminder, next_reminder_at
-from bot.play.scheduler import Duty
+from bot.services.channel import Caller, Publishers, notice, refusal
+from bot.services.scheduler import Duty
 from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import Notice

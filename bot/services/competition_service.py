@@ -7,13 +7,13 @@ from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from datetime import UTC, datetime
 
+from bot.domain.clock import Clock
+from bot.domain.competition import Competition
+from bot.domain.identities import ScopeRef
 from bot.persistence import ALL_BANKS, BoardRepository, CompetitionRepository
-from bot.play.channel import Caller, Publishers, leader_rows, notice, post, refusal
-from bot.play.clock import Clock
-from bot.play.competition import Competition
-from bot.play.library import Library
-from bot.play.refs import ScopeRef
-from bot.play.scheduler import Duty
+from bot.services.channel import Caller, Publishers, leader_rows, notice, post, refusal
+from bot.services.library import Library
+from bot.services.scheduler import Duty
 from bot.ui.messages import t
 from bot.ui.views import Leaderboard, Notice
 

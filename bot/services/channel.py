@@ -10,11 +10,11 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from bot.content.banks import Bank, Catalog, Question
+from bot.domain import actions
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.quiz_runs import LETTERS, shuffled_order
 from bot.operations import metrics
 from bot.persistence import ChannelResults, TotalRow
-from bot.play import codec
-from bot.play.refs import PlayerRef, ScopeRef
-from bot.play.runs import LETTERS, shuffled_order
 from bot.ui.messages import t
 from bot.ui.views import BarRow, ChannelView, ChoiceView, LeaderRow, Notice
 
@@ -122,7 +122,7 @@ def bars(
     shown: Sequence[ChoiceView], results: ChannelResults, question: Question
 ) -> tuple[tuple[BarRow, ...], ChoiceView, int]:
     """Distribution rows in the shown order, the right choice and the answer count."""
-    keys = [codec.decode(c.action_id) for c in shown]
+    keys = [actions.decode(c.action_id) for c in shown]
     indices = [getattr(k, "choice", -1) for k in keys]
     total = sum(results.counts.values())
     rows = tuple(

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.play.refs import ScopeRef
+from bot.domain.identities import ScopeRef
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ import hmac
 import json
 from dataclasses import dataclass
 
-from bot.play.refs import ScopeRef
+from bot.domain.identities import ScopeRef
 
 LIFETIME = 24 * 3600.0  # seconds a link works
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from bot.play.refs import PlayerRef, ScopeRef
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.ui.views import View
 
 

@@ -7,10 +7,13 @@ import random
 import secrets
 
 from bot.content.banks import Bank, Catalog, Question
+from bot.domain import actions, scoring
+from bot.domain.clock import Clock
+from bot.domain.identities import PlayerRef
+from bot.domain.race import Race, clamp_settings
 from bot.operations import metrics
 from bot.persistence import RaceRepository
-from bot.play import codec, scoring
-from bot.play.channel import (
+from bot.services.channel import (
     Caller,
     Publisher,
     Publishers,
@@ -22,11 +25,8 @@ from bot.play.channel import (
     question_in,
     refusal,
 )
-from bot.play.clock import Clock
-from bot.play.library import Library
-from bot.play.race import Race, clamp_settings
-from bot.play.refs import PlayerRef
-from bot.play.scheduler import Duty
+from bot.services.library import Library
+from bot.services.scheduler import Duty
 from bot.ui.views import (
     ChoiceView,
     Notice,
@@ -71,7 +71,7 @@ class RaceSession:
             question,
             race.seed,
             locale,
-            lambda c: codec.RaceAction(race.id, race.current, c).encode(),
+            lambda c: actions.RaceAction(race.id, race.current, c).encode(),
         )
 
     async def start(self, now: float) -> str:
@@ -86,7 +86,7 @@ class RaceSession:
         return "race_started"
 
     async def lock_in(
-        self, player: PlayerRef, action: codec.RaceAction, locale: str, now: float
+        self, player: PlayerRef, action: actions.RaceAction, locale: str, now: float
     ) -> RaceLockedView | Notice:
         """A player's first click on the open question is locked in, privately."""
         race = self.race
@@ -212,7 +212,7 @@ class Races:
         publishers: Publishers,
         dashboard: bool = False,
     ):
-        self._dashboard = codec.DashboardAction().encode() if dashboard else None
+        self._dashboard = actions.DashboardAction().encode() if dashboard else None
         self._library = library
         self._races = races
         self._clock = clock
@@ -259,7 +259,7 @@ class Races:
         return notice(loc, outcome, total=count, seconds=seconds)
 
     async def click(
-        self, player: PlayerRef, action: codec.RaceAction, locale: str
+        self, player: PlayerRef, action: actions.RaceAction, locale: str
     ) -> RaceLockedView | Notice:
         race = await self._races.get(action.race_id)
         if race is None or race.scope.platform != player.platform:

@@ -4,13 +4,13 @@ period, and its chat view for leads (admins, unless the settings open it to ever
 from __future__ import annotations
 
 from bot.content.banks import Catalog
-from bot.insights.links import Signer
-from bot.insights.report import PERIOD_DAYS, QuestionInsight, Report, build
+from bot.domain.clock import Clock
+from bot.domain.identities import ScopeRef
+from bot.domain.insight_links import Signer
+from bot.domain.insight_report import PERIOD_DAYS, QuestionInsight, Report, build
 from bot.persistence import InsightRepository
-from bot.play.channel import Caller, notice, refusal
-from bot.play.clock import Clock
-from bot.play.library import Library
-from bot.play.refs import ScopeRef
+from bot.services.channel import Caller, notice, refusal
+from bot.services.library import Library
 from bot.ui.views import ActiveDay, DashboardLink, InsightsView, Notice, QuestionRow, TopicRow
 
 HARDEST = 3  # questions shown per topic in chat

@@ -104,6 +104,8 @@ Action = (
     | DashboardAction
     | ForgetAction
 )
+# Clicks that act for the caller (their rights, their data), not on a quiz run.
+CALLER_ACTIONS = (ProposalAction, DashboardAction, ForgetAction)
 
 
 def decode(value: object) -> Action | None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from bot.play.refs import ScopeRef
+from bot.domain.identities import ScopeRef
 
 DEFAULT_REVEAL_AFTER = 8 * 3600
 # The reveal always comes at least this long before the next day's post.

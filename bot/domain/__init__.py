@@ -1,0 +1,1 @@
+"""The rules of the game: pure, imports nothing from persistence or services."""

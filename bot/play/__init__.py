@@ -1,1 +1,0 @@
-"""Play: quiz runs, scoring, the daily question, races, competitions and the engine."""
