@@ -18,6 +18,7 @@ from adapters.phrases import TEXT, render
 from adapters.screen import Colour, Screen
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.services.engine import Engine
+from bot.services.requests import Context, button
 from bot.ui import plain
 from bot.ui.layout import answer_verdict
 from bot.ui.views import Feedback, QuestionView
@@ -181,6 +182,7 @@ async def _answer(
     player stopped early."""
     shown: object = view
     locale = out.locale
+    asker = Context(player, SCOPE)
     missed: list[Missed] = []
     while isinstance(shown, QuestionView):
         out.say()
@@ -198,7 +200,7 @@ async def _answer(
             choice = letters.get(line.strip().upper())
             if choice is None:
                 out.say(TEXT.t(locale, "pick", letters=", ".join(letters)))
-        result = await engine.click(player, choice.action_id)
+        result = (await engine.handle(button(choice.action_id), asker)).view
         out.say()
         if not isinstance(result, Feedback):
             out.say(render(result))
@@ -207,5 +209,6 @@ async def _answer(
         if not result.correct:
             answer = f"{result.answer.letter}. {result.answer.text}"
             missed.append(Missed(shown.number, shown.prompt, answer))
-        shown = await engine.click(player, result.next_action) if result.next_action else None
+        following = result.next_action
+        shown = (await engine.handle(button(following), asker)).view if following else None
     return missed

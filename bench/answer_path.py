@@ -17,8 +17,9 @@ import time
 from pathlib import Path
 
 from bot.content.banks import SHIPPED_BANKS, load_catalog
-from bot.domain.clock import period_keys
+from bot.domain.actions import AnswerAction, decode
 from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.periods import calendar_keys
 from bot.operations.process import tune_gc
 from bot.persistence import ALL_BANKS, Store
 from bot.services.engine import Engine
@@ -27,7 +28,7 @@ from bot.ui.views import Feedback, QuestionView
 from .common import ms, percentile, record, table
 
 SCOPE = ScopeRef("slack", "TBENCH", "CBENCH")
-Click = tuple[PlayerRef, str]
+Click = tuple[PlayerRef, AnswerAction]  # decoded where it comes in, as an adapter does
 
 
 async def prepare(engine: Engine, count: int, offset: int) -> list[Click]:
@@ -41,7 +42,10 @@ async def prepare(engine: Engine, count: int, offset: int) -> list[Click]:
         )
         for index, (player, view) in enumerate(zip(chunk, views, strict=True)):
             assert isinstance(view, QuestionView)
-            clicks.append((player, view.choices[index % len(view.choices)].action_id))
+            chosen = view.choices[index % len(view.choices)]
+            answer = decode(chosen.action_id)
+            assert isinstance(answer, AnswerAction)
+            clicks.append((player, answer))
     return clicks
 
 
@@ -136,7 +140,7 @@ def raw_ceiling(path: Path, count: int) -> float:
     )
     boards = []
     for bank in ("offloading", ALL_BANKS):
-        for period in period_keys(now):
+        for period in calendar_keys(now):
             db.execute("INSERT INTO boards VALUES (NULL, 'slack', 'TRAW', ?, ?)", (bank, period))
             boards.append(db.execute("SELECT last_insert_rowid()").fetchone()[0])
     db.executemany(

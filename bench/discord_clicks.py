@@ -16,7 +16,6 @@ import argparse
 import asyncio
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
@@ -24,7 +23,8 @@ from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.discord.fake_discord import FakeDiscord, FakeUser
+from fakes.discord import FakeDiscord, FakeUser
+from fakes.ports import free_port
 
 from .common import ms, percentile, record, table
 
@@ -36,12 +36,6 @@ TOPIC = "offloading"  # a shipped bank: 8 questions, 15 clicks a player
 class Player:
     user: FakeUser
     message: str  # the quiz message whose first button is clicked next
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 async def start_bot(fake: FakeDiscord, db: Path) -> subprocess.Popen[bytes]:

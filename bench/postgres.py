@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 import psycopg
 
-from tests.support.postgres import SETTINGS, server_binaries, start, stop
+from fakes.postgres import SETTINGS, server_binaries, start, stop
 
 
 @dataclass(frozen=True)

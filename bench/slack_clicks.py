@@ -20,7 +20,6 @@ import random
 import shutil
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 import aiohttp
@@ -39,8 +38,9 @@ from bot.operations.sealing import Sealer
 from bot.persistence import Store
 from bot.services.engine import Engine
 from bot.ui.views import QuestionView
-from tests.slack.fake_slack import Call, FakeSlack, SlackDriver, User, sign
-from tests.slack.process import free_port
+from fakes.ports import free_port
+from fakes.slack import Call, FakeSlack, SlackDriver, User
+from fakes.slack.signing import signed_headers
 
 from .common import ms, percentile, record, table
 
@@ -104,12 +104,7 @@ async def open_loop(
 
         async def one(key: str, body: bytes) -> None:
             nonlocal failures
-            timestamp = str(int(time.time()))
-            headers = {
-                "Content-Type": "application/x-www-form-urlencoded",
-                "X-Slack-Request-Timestamp": timestamp,
-                "X-Slack-Signature": sign(SECRET, timestamp, body),
-            }
+            headers = signed_headers(SECRET, body)
             sent[key] = loop.time()
             async with session.post(driver.app_url, data=body, headers=headers) as resp:
                 await resp.read()

@@ -17,8 +17,9 @@ from pathlib import Path
 
 import psycopg
 
-from tests.slack.fake_slack import FakeSlack, SlackDriver, User, buttons
-from tests.slack.process import free_port, start_workers
+from fakes.ports import free_port, free_port_run
+from fakes.slack import FakeSlack, SlackDriver, User, buttons
+from fakes.slack.workers import start_workers
 
 from .common import ms, record, table
 from .postgres import benchmark_database
@@ -45,7 +46,7 @@ async def with_workers(
 ) -> list[dict[str, float]]:
     fake = FakeSlack(anyone=User("en-US", "Player"))
     await fake.start()
-    port, metrics = free_port(), free_port()
+    port, metrics = free_port(), free_port_run(count)
     parent = await start_workers(
         fake, url, count, port, metrics, asyncio.subprocess.DEVNULL, secret=SECRET
     )

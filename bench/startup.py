@@ -17,15 +17,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from fakes.ports import free_port
+
 from .common import record, table
 
 READY_TIMEOUT = 30.0
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def wait_for_port(port: int, process: subprocess.Popen[bytes]) -> float:
@@ -77,7 +73,7 @@ def cli_baseline() -> float:
 def measure(repeat: int) -> str:
     fake_port = free_port()
     fake = subprocess.Popen(
-        [sys.executable, "-m", "tests.slack.fake_slack", "serve", "--port", str(fake_port)],
+        [sys.executable, "-m", "fakes.slack", "serve", "--port", str(fake_port)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
     )

@@ -10,13 +10,13 @@ from adapters.phrases import render
 from bot.content.banks import SHIPPED_BANKS, Catalog, parse_bank
 from bot.content.lint import lint, load_rules, rate_table
 from bot.persistence import Store
-from bot.services.channel import Caller
 from bot.services.engine import Engine
+from bot.services.requests import Context, button
 from bot.ui.messages import t
 from bot.ui.views import ChannelFeedback, DailyPostView, DailyRevealView, Feedback, QuestionView
 
 from .support.channel import ADMIN, CHANNEL, PLAYERS, FakeClock, moment, open_engine, run_until
-from .support.environment import run_quizbot
+from .support.cli import run_quizbot
 from .support.quiz import ANA, TEAM
 
 ENGLISH = """id: team
@@ -145,12 +145,12 @@ async def test_a_hindi_player_plays_an_english_bank_told_once(tmp_path: Path) ->
         shown = render(first)
         assert NOTICE_HI in shown and "एक उत्तर चुनें:" in shown
         assert first.prompt in shown and first.prompt.startswith("Which ZeRO stage")
-        feedback = await engine.click(ANA, first.choices[0].action_id)
+        feedback = await engine.click(ANA, button(first.choices[0].action_id))
         assert isinstance(feedback, Feedback) and feedback.next_action
-        second = await engine.click(ANA, feedback.next_action)
+        second = await engine.click(ANA, button(feedback.next_action))
         assert isinstance(second, QuestionView) and second.text_language is None
         assert NOTICE_HI not in render(second)
-        last = await engine.click(ANA, second.choices[0].action_id)
+        last = await engine.click(ANA, button(second.choices[0].action_id))
         assert isinstance(last, Feedback) and last.explanation == ""
         assert NO_EXPLANATION_HI in render(last)
         english = await engine.start_quiz(ANA, TEAM, "team", "en", resume=False)
@@ -163,7 +163,9 @@ async def test_channel_posts_fall_back_to_the_banks_language(tmp_path: Path) -> 
     clock = FakeClock(moment("2026-11-02T08:00"))
     engine, publisher = await open_engine(tmp_path / "q.db", bank_of(ENGLISH), clock)
     try:
-        await engine.daily.on(Caller(ADMIN, CHANNEL, "hi", True), "team", "09:00", "UTC", None)
+        await engine.daily.on(
+            Context(ADMIN, CHANNEL, is_admin=True, locale="hi"), "team", "09:00", "UTC", None
+        )
         await run_until(engine, clock, moment("2026-11-02T09:10"))
         [posted] = publisher.of(DailyPostView)
         post = posted.view
@@ -173,7 +175,7 @@ async def test_channel_posts_fall_back_to_the_banks_language(tmp_path: Path) -> 
         assert all(c.text.startswith("Stage") for c in post.choices)
         [bank] = engine.catalog.banks
         question = next(q for q in bank.questions if q.prompt["en"] == post.prompt)
-        clicked = await engine.click(PLAYERS[0], post.choices[0].action_id, "hi")
+        clicked = await engine.click(PLAYERS[0], button(post.choices[0].action_id), "hi")
         assert isinstance(clicked, ChannelFeedback) and clicked.locale == "hi"
         assert clicked.explanation == question.explanation.get("en", "")
         await run_until(engine, clock, moment("2026-11-02T18:00"))

@@ -7,11 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
+import yaml
 
+from bot.content import banks
 from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog, parse_bank
 from bot.ui.i18n import LOCALES
 
-from .support.environment import FIXTURES, run_quizbot
+from .support.cli import run_quizbot
+from .support.environment import FIXTURES
 
 TINY = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
 SEEDS = ("mixed-precision", "offloading")  # 8 questions each, from shared/seeds
@@ -198,3 +201,43 @@ def test_export_json_shape() -> None:
     assert sum(len(b["questions"]) for b in data["banks"]) == 209
     one = json.loads(run_quizbot("banks", "export", "amp").stdout)
     assert [b["id"] for b in one["banks"]] == ["mixed-precision"]
+
+
+BROKEN_SOURCES = {
+    "flow sequence": ("    answer: 1", "    answer: [1"),
+    "tab indent": ("    answer: 1", "\tanswer: 1"),
+    "bad escape": ('id: "tiny-one"', 'id: "tiny\\qone"'),
+    "duplicate anchor alias": ("    answer: 1", "    answer: *nowhere"),
+    "boolean trap": ('- {en: "Five", hi: "पाँच", bn: "পাঁচ"}', '- {en: no, hi: "पाँच", bn: "পাঁচ"}'),
+}
+
+
+@pytest.mark.parametrize("change", BROKEN_SOURCES.values(), ids=list(BROKEN_SOURCES))
+def test_libyaml_reports_what_the_pure_loader_reports(
+    change: tuple[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Banks are composed by libyaml for speed: a broken file must still get the pure
+    loader's message and line, word for word."""
+    text = broken(*change)
+    fast = parse_bank(text, "x.yaml")
+    monkeypatch.setattr(banks, "_FAST_LOADER", yaml.SafeLoader)
+    assert fast == parse_bank(text, "x.yaml")
+
+
+def test_the_flow_sequence_message_is_the_pure_loaders() -> None:
+    _, errors = parse_bank(broken("    answer: 1", "    answer: [1"), "x.yaml")
+    assert [str(e) for e in errors] == [
+        "x.yaml:23: YAML syntax error: expected ',' or ']', but got ':'"
+    ]
+
+
+def test_libyaml_and_the_pure_loader_read_every_shipped_bank_alike(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    assert banks._FAST_LOADER is yaml.CSafeLoader  # libyaml is there: the fast path is used
+    files = sorted(SHIPPED_BANKS.glob("*.yaml"))
+    fast = [parse_bank(path.read_text(encoding="utf-8"), str(path)) for path in files]
+    monkeypatch.setattr(banks, "_FAST_LOADER", yaml.SafeLoader)
+    pure = [parse_bank(path.read_text(encoding="utf-8"), str(path)) for path in files]
+    assert fast == pure
+    assert len(files) == 17

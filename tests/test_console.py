@@ -2,21 +2,19 @@
 
 from __future__ import annotations
 
-import os
 import re
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from .support.environment import FIXTURES, run_quizbot
+from .support.cli import Outcome, conversation, run_quizbot
+from .support.environment import FIXTURES
 
 TINY_RIGHT = {"Two", "Six"}  # the right choices of tests/fixtures/tiny.yaml
 
 
-def quizbot(*args: str, stdin: str, db: Path, lang: str = "C") -> subprocess.CompletedProcess[str]:
+def quizbot(*args: str, stdin: str, db: Path, lang: str = "C") -> Outcome:
     env = {"QUIZBOT_BANKS": str(FIXTURES), "LANG": lang}
     return run_quizbot(*args, "--db", str(db), stdin=stdin, env=env)
 
@@ -98,12 +96,8 @@ def test_review_and_stats_in_the_terminal(tmp_path: Path) -> None:
 def play_tiny(db: Path, right: bool) -> str:
     """``quizbot play tiny`` answered as a person would, reading each question first:
     every answer right, or every answer wrong (the choices are shuffled)."""
-    env = {**os.environ, "QUIZBOT_BANKS": str(FIXTURES), "LANG": "C"}
-    command = [sys.executable, "-m", "adapters.cli", "play", "tiny", "--db", str(db)]
-    with subprocess.Popen(
-        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env
-    ) as quiz:
-        assert quiz.stdin is not None and quiz.stdout is not None
+    env = {"QUIZBOT_BANKS": str(FIXTURES), "LANG": "C"}
+    with conversation("play", "tiny", "--db", str(db), env=env) as quiz:
         shown, choices = [], {}
         for line in quiz.stdout:
             shown.append(line)
@@ -112,9 +106,8 @@ def play_tiny(db: Path, right: bool) -> str:
             elif line.startswith("Pick an answer:"):
                 pick = next(k for k, text in choices.items() if (text in TINY_RIGHT) == right)
                 quiz.stdin.write(f"{pick}\n")
-                quiz.stdin.flush()
                 choices = {}
-        assert quiz.wait(timeout=30) == 0
+        assert quiz.running.result(timeout=30) == 0
     return "".join(shown)
 
 

@@ -8,8 +8,8 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.content.banks import Catalog
-from bot.services.channel import Caller
 from bot.services.engine import Engine
+from bot.services.requests import Context, DailyOff, DailyOn, button
 from bot.ui.views import ChannelFeedback, DailyPostView, DailyRevealView, Leaderboard, Notice
 
 from .support.channel import (
@@ -65,16 +65,16 @@ async def test_answers_are_private_and_revealed_with_streaks(
         assert isinstance(view, DailyPostView)
         assert view.day == f"2026-11-0{day + 2}"  # the local date, not the UTC one
         right, wrong = right_and_wrong(engine, view)
-        ana = await engine.click(PLAYERS[0], right)
+        ana = await engine.click(PLAYERS[0], button(right))
         assert isinstance(ana, ChannelFeedback) and ana.correct and ana.streak == day + 1
         assert ana.points - 2 * day in (10, 15, 20)  # the question's points + streak bonus
-        again = await engine.click(PLAYERS[0], wrong)
+        again = await engine.click(PLAYERS[0], button(wrong))
         assert isinstance(again, Notice) and again.kind == "daily_already"
         assert f"your answer: {ana.chosen.letter}" in again.text
         if day != 1:  # Bo skips the second day: his streak restarts
-            bo = await engine.click(PLAYERS[1], right)
+            bo = await engine.click(PLAYERS[1], button(right))
             assert isinstance(bo, ChannelFeedback) and bo.streak == 1
-        cy = await engine.click(PLAYERS[2], wrong)
+        cy = await engine.click(PLAYERS[2], button(wrong))
         assert isinstance(cy, ChannelFeedback) and not cy.correct and cy.points == 0
         assert cy.answer == ana.answer and cy.explanation
         answered = 3 if day != 1 else 2
@@ -95,7 +95,7 @@ async def test_answers_are_private_and_revealed_with_streaks(
         assert sum(b.percent for b in reveal.bars) in (99, 100, 101)
         text = publisher.of(DailyRevealView)[-1].text
         assert "Right answer:" in text and "Got it right: Ana" in text
-        late = await engine.click(PLAYERS[2], right)
+        late = await engine.click(PLAYERS[2], button(right))
         assert isinstance(late, Notice) and late.kind == "daily_closed"
         await run_until(engine, clock, clock.now() + 86400 - 10 * 3600)
     board = await engine.leaderboard(PLAYERS[0], CHANNEL, "en")
@@ -131,7 +131,7 @@ async def test_restart_mid_day_and_missed_posts(location: str, catalog: Catalog)
     await engine.scheduler.tick()
     assert again.of(DailyPostView) == []
     right, _ = right_and_wrong(engine, view)  # type: ignore[arg-type]
-    assert isinstance(await engine.click(PLAYERS[0], right), ChannelFeedback)
+    assert isinstance(await engine.click(PLAYERS[0], button(right)), ChannelFeedback)
     await run_until(engine, clock, moment("2026-11-02T15:00"))
     assert len(again.of(DailyRevealView)) == 1
     await engine.store.close()
@@ -165,12 +165,13 @@ async def test_two_processes_never_double_post(location: str, catalog: Catalog) 
 
 
 async def test_daily_commands_need_an_admin_and_valid_input(engine: Engine) -> None:
-    member = Caller(PLAYERS[0], CHANNEL, "en", False)
-    admin = Caller(ADMIN, CHANNEL, "en", True)
-    assert (await engine.daily.on(member, "offloading", "09:30", "UTC", None)).kind == (
-        "admin_only"
-    )
-    assert (await engine.daily.off(member)).kind == "admin_only"
+    member = Context(PLAYERS[0], CHANNEL)
+    admin = Context(ADMIN, CHANNEL, is_admin=True)
+    # Who may is the dispatch's to check, once, for every request.
+    on_by_member = await engine.handle(DailyOn("offloading", "09:30", "UTC"), member)
+    assert on_by_member.view.kind == "admin_only"  # type: ignore[union-attr]
+    off_by_member = await engine.handle(DailyOff(), member)
+    assert off_by_member.view.kind == "admin_only"  # type: ignore[union-attr]
     bad_time = await engine.daily.on(admin, "offloading", "25:00", "UTC", None)
     assert (bad_time.kind, bad_time.usage) == ("bad_time", "daily")  # the platform adds it
     bad_zone = await engine.daily.on(admin, "offloading", "09:30", "Mars/Olympus", None)

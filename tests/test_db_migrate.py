@@ -15,8 +15,8 @@ from bot.content.banks import Catalog
 from bot.persistence import MIGRATIONS, Store
 from bot.services.engine import Engine
 
+from .support.cli import run_quizbot
 from .support.databases import query
-from .support.environment import run_quizbot
 from .support.quiz import ANA, BO, TEAM, play
 
 

@@ -26,6 +26,8 @@ from bot.persistence import Store
 from .support.environment import REPO
 from .support.postgres import Server, server_binaries, start, stop
 
+pytestmark = pytest.mark.e2e
+
 DEPLOY = REPO / "deploy"
 HEALTHCHECK = DEPLOY / "healthcheck.py"
 PORT_VARIABLE = "QUIZBOT_METRICS_PORT"

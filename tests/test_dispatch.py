@@ -6,15 +6,15 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import get_args
 
 import pytest
 
 from bot.content.banks import Catalog
 from bot.persistence import Store
-from bot.services.dispatch import expected_delivery
+from bot.services.dispatch import ROUTES, expected_delivery
 from bot.services.engine import Engine
 from bot.services.requests import (
-    Click,
     CompetitionEnd,
     CompetitionStandings,
     CompetitionStart,
@@ -26,12 +26,14 @@ from bot.services.requests import (
     RaceStart,
     RaceStop,
     Reply,
+    Request,
     SetLanguage,
     ShowLeaderboard,
     ShowStats,
     ShowTopics,
     StartQuiz,
     Usage,
+    button,
 )
 from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView, Stats, TopicList
 
@@ -54,13 +56,17 @@ async def engine(tmp_path: Path, catalog: Catalog) -> AsyncIterator[Engine]:
     await engine.store.close()
 
 
+def test_every_request_type_is_declared_once() -> None:
+    assert set(get_args(Request)) == set(ROUTES)
+
+
 async def test_a_quiz_from_start_to_answer(engine: Engine) -> None:
     started = await engine.handle(StartQuiz("tiny"), ANA)
     assert started.delivery is Delivery.PRIVATE
     question = started.view
     assert isinstance(question, QuestionView) and question.prompt == "One plus one?"
-    answer = Click(question.choices[[c.text for c in question.choices].index("Two")].action_id)
-    assert expected_delivery(answer) is Delivery.REPLACE
+    answer = button(question.choices[[c.text for c in question.choices].index("Two")].action_id)
+    assert expected_delivery(answer, ANA) is Delivery.REPLACE
     answered = await engine.handle(answer, ANA)
     assert answered.delivery is Delivery.REPLACE  # the quiz message moves on in place
     assert isinstance(answered.view, Feedback) and answered.view.correct
@@ -69,7 +75,7 @@ async def test_a_quiz_from_start_to_answer(engine: Engine) -> None:
     assert isinstance(again.view, Notice) and again.view.kind == "already_answered"
     theirs = await engine.handle(answer, Context(PLAYERS[1], CHANNEL))
     assert notice(theirs) == (Delivery.PRIVATE, "not_yours")
-    forged = await engine.handle(Click("qz:a:nonsense"), ANA)
+    forged = await engine.handle(button("qz:a:nonsense"), ANA)
     assert isinstance(forged.view, Notice) and forged.view.kind == "invalid"
 
 

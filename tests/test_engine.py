@@ -11,6 +11,7 @@ from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.quiz_runs import Run
 from bot.persistence import Store
 from bot.services.engine import Engine
+from bot.services.requests import button
 from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView, TopicList
 
 from .support.quiz import ANA, BO, TEAM, play, right_choice, wrong_choice
@@ -26,16 +27,16 @@ async def test_right_and_wrong_answers_give_feedback(engine: Engine) -> None:
     assert isinstance(view, QuestionView)
     assert (view.number, view.total, view.prompt) == (1, 2, "One plus one?")
     assert [c.letter for c in view.choices] == ["A", "B", "C"]
-    wrong = await engine.click(ANA, wrong_choice(engine, view))
+    wrong = await engine.click(ANA, button(wrong_choice(engine, view)))
     assert isinstance(wrong, Feedback)
     assert not wrong.correct and wrong.points == 0
     assert wrong.answer.text == "Two" and wrong.chosen.text != "Two"
     assert wrong.explanation == "One and one make two."
     assert wrong.references == ("https://example.org/arithmetic",)
     assert (wrong.answered, wrong.question.total) == (1, 2)
-    nxt = await engine.click(ANA, wrong.next_action)  # type: ignore[arg-type]
+    nxt = await engine.click(ANA, button(wrong.next_action))
     assert isinstance(nxt, QuestionView) and nxt.number == 2
-    right = await engine.click(ANA, right_choice(engine, nxt))
+    right = await engine.click(ANA, button(right_choice(engine, nxt)))
     assert isinstance(right, Feedback)
     assert right.correct and right.points == 20  # hard question
     assert right.next_action is None and right.summary is not None
@@ -52,7 +53,7 @@ async def test_shuffling_keeps_the_right_answer_right(engine: Engine, catalog: C
         view = await engine.start_quiz(ANA, TEAM, "offloading", "hi")
         assert isinstance(view, QuestionView)
         orders.add(tuple(c.text for c in view.choices))
-        feedback = await engine.click(ANA, right_choice(engine, view))
+        feedback = await engine.click(ANA, button(right_choice(engine, view)))
         assert isinstance(feedback, Feedback) and feedback.correct
         assert feedback.answer.text == bank.questions[0].choices[bank.questions[0].answer]["hi"]
     assert len(orders) > 1  # the order really changes between runs
@@ -119,25 +120,25 @@ async def test_unknown_topic_suggests_the_closest(engine: Engine) -> None:
     ["", "qz:", "garbage", "qz:a:zzzzzzzzzzzzzzzz:0:0", "x" * 500, "qz:a:" + "a" * 200 + ":0:0"],
 )
 async def test_forged_ids_get_a_notice_and_no_points(engine: Engine, forged: str) -> None:
-    result = await engine.click(ANA, forged)
+    result = await engine.click(ANA, button(forged))
     assert isinstance(result, Notice) and result.kind == "invalid"
 
 
 async def test_another_players_run_and_stale_clicks(engine: Engine) -> None:
     view = await engine.start_quiz(ANA, TEAM, "tiny", "en")
     assert isinstance(view, QuestionView)
-    stolen = await engine.click(BO, right_choice(engine, view))
+    stolen = await engine.click(BO, button(right_choice(engine, view)))
     assert isinstance(stolen, Notice) and stolen.kind == "not_yours"
-    first = await engine.click(ANA, wrong_choice(engine, view))
+    first = await engine.click(ANA, button(wrong_choice(engine, view)))
     assert isinstance(first, Feedback)
-    again = await engine.click(ANA, right_choice(engine, view))  # the old message's button
+    again = await engine.click(ANA, button(right_choice(engine, view)))  # the old message's button
     assert isinstance(again, Notice) and again.kind == "already_answered"
     action = decode(view.choices[0].action_id)
     assert isinstance(action, AnswerAction)
     ahead = AnswerAction(action.run_id, 5, 0).encode()
-    assert (await engine.click(ANA, ahead)).kind == "invalid"  # type: ignore[union-attr]
+    assert (await engine.click(ANA, button(ahead))).kind == "invalid"  # type: ignore[union-attr]
     out_of_range = AnswerAction(action.run_id, 1, 9).encode()
-    assert (await engine.click(ANA, out_of_range)).kind == "invalid"  # type: ignore[union-attr]
+    assert (await engine.click(ANA, button(out_of_range))).kind == "invalid"  # type: ignore[union-attr]
     board = await engine.leaderboard(BO, TEAM, "en")
     assert isinstance(board, Leaderboard) and board.rows == () and board.you is None
 
@@ -147,7 +148,7 @@ async def test_finished_run_refuses_clicks(engine: Engine) -> None:
     assert done.summary is not None
     action = decode(done.question.choices[0].action_id)
     assert isinstance(action, AnswerAction)
-    late = await engine.click(ANA, action.encode())
+    late = await engine.click(ANA, button(action.encode()))
     assert isinstance(late, Notice) and late.kind == "finished"
 
 

@@ -11,9 +11,8 @@ from bot.content.banks import Catalog
 from bot.domain.identities import ScopeRef
 from bot.domain.memory import Memory
 from bot.persistence import Store
-from bot.services.channel import Caller
 from bot.services.engine import Engine
-from bot.services.requests import Click, Context, Delivery, ForgetMe
+from bot.services.requests import Context, Delivery, ForgetMe, button
 from bot.ui.views import DailyPostView, ForgetConfirm, Leaderboard, Notice
 
 from .support.channel import (
@@ -26,7 +25,8 @@ from .support.channel import (
     right_and_wrong,
     run_until,
 )
-from .support.environment import FIXTURES, run_quizbot
+from .support.cli import run_quizbot
+from .support.environment import FIXTURES
 from .test_review import answer_quiz
 
 ANA, BO, _ = PLAYERS
@@ -49,11 +49,11 @@ async def played(location: str, catalog: Catalog, clock: FakeClock) -> Engine:
     and set reminders; Ana also plays in another workspace."""
     engine = Engine(catalog, await Store.open(location, memory=Memory(fuzz=False)), clock)
     engine.publishers.register("slack", RecordingPublisher(clock))
-    admin = Caller(ADMIN, CHANNEL, "en", True)
+    admin = Context(ADMIN, CHANNEL, is_admin=True)
     await engine.competitions.start(admin, "January cup", "2027-01-31", None)
     for player in (ANA, BO):
         await answer_quiz(engine, player, "tiny", [True, True])
-        await engine.reminders.on(Caller(player, CHANNEL, "en"), "09:00", "UTC")
+        await engine.reminders.on(Context(player, CHANNEL), "09:00", "UTC")
     await engine.daily.on(admin, "tiny", "07:00", "UTC", None)
     await run_until(engine, clock, moment("2027-01-04T07:05"))
     publisher = engine.publishers.get("slack")
@@ -62,7 +62,7 @@ async def played(location: str, catalog: Catalog, clock: FakeClock) -> Engine:
     assert isinstance(daily, DailyPostView)
     right, _ = right_and_wrong(engine, daily)
     for player in (ANA, BO):
-        await engine.click(player, right)
+        await engine.click(player, button(right))
     view = await engine.start_quiz(ANA, ELSEWHERE, "tiny", "en")
     assert view is not None
     return engine
@@ -87,7 +87,7 @@ async def test_forget_me_deletes_the_players_data_in_the_workspace(
     # answers 2+1 (one run elsewhere: none), runs 2 here + 1 elsewhere, attempts 2, totals,
     # the daily answer, cards 2, log 3, the reminder, the name.
     assert (await counts(engine, ANA.id))[:3] == (2, 2, 2)
-    done = await engine.handle(Click("qz:f:confirmed"), ana)
+    done = await engine.handle(button("qz:f:confirmed"), ana)
     assert isinstance(done.view, Notice) and done.view.kind == "forget_done"
     assert done.view.text.startswith("Done: your data in this workspace is deleted (")
     # Elsewhere Ana keeps her run (and so her name); here nothing of hers is left.
@@ -96,16 +96,16 @@ async def test_forget_me_deletes_the_players_data_in_the_workspace(
     board = await engine.leaderboard(BO, CHANNEL, "en")
     assert isinstance(board, Leaderboard) and [r.name for r in board.rows] == ["Bo"]
     assert board.rows[0].points == before.rows[1].points
-    standings = await engine.competitions.standings(Caller(BO, CHANNEL, "en"))
+    standings = await engine.competitions.standings(Context(BO, CHANNEL))
     assert isinstance(standings, Leaderboard) and [r.name for r in standings.rows] == ["Bo"]
     review = await engine.review(ANA, CHANNEL, "en")
     assert isinstance(review, Notice) and review.kind == "review_empty"
-    again = await engine.handle(Click("qz:f:confirmed"), ana)
+    again = await engine.handle(button("qz:f:confirmed"), ana)
     assert again.view == Notice(
         "en", "forget_nothing", "quizbot keeps nothing about you in this workspace."
     )
     # Forgotten in the other workspace too: the name goes with the last of her data.
-    await engine.handle(Click("qz:f:confirmed"), Context(ANA, ELSEWHERE))
+    await engine.handle(button("qz:f:confirmed"), Context(ANA, ELSEWHERE))
     assert await counts(engine, ANA.id) == (0,) * 9
     await engine.store.close()
 

@@ -11,7 +11,8 @@ import pytest
 
 from bot.content.banks import parse_bank
 
-from .support.environment import FIXTURES, REPO, run_quizbot
+from .support.cli import run_quizbot
+from .support.environment import FIXTURES, REPO
 
 EXAMPLES = REPO / "docs" / "examples"
 

@@ -16,10 +16,9 @@ from bot.domain.insight_links import Signer
 from bot.domain.insight_report import LoggedAnswer, Streak, build, flags_of
 from bot.persistence import Store
 from bot.persistence.dialect import Connection
-from bot.services.channel import Caller
 from bot.services.dispatch import expected_delivery
 from bot.services.engine import Engine
-from bot.services.requests import Click, Context, Delivery, ShowDashboard, ShowInsights
+from bot.services.requests import Context, Delivery, ShowDashboard, ShowInsights, button
 from bot.ui.views import DailyRevealView, DashboardLink, Notice
 
 from .support.channel import (
@@ -31,7 +30,8 @@ from .support.channel import (
     moment,
     run_until,
 )
-from .support.environment import FIXTURES, run_quizbot
+from .support.cli import run_quizbot
+from .support.environment import FIXTURES
 from .test_review import answer_quiz
 
 DAY = 86400.0
@@ -230,14 +230,14 @@ async def test_insights_and_the_dashboard_link_in_chat(tmp_path: Path, catalog: 
         f"Open: {link.view.url}"
     )
     # The daily reveal carries the admins' button; clicking it gives the link privately.
-    await engine.daily.on(Caller(ADMIN, CHANNEL, "en", True), "tiny", "07:00", "UTC", 1)
+    await engine.daily.on(Context(ADMIN, CHANNEL, is_admin=True), "tiny", "07:00", "UTC", 1)
     await run_until(engine, clock, moment("2027-01-04T08:05"))
     reveal = publisher.of(DailyRevealView)[0].view
     assert isinstance(reveal, DailyRevealView) and reveal.dashboard == "qz:l:dashboard"
-    assert expected_delivery(Click("qz:l:dashboard")) is Delivery.PRIVATE
-    clicked = await engine.handle(Click("qz:l:dashboard"), admin)
+    assert expected_delivery(button("qz:l:dashboard"), admin) is Delivery.PRIVATE
+    clicked = await engine.handle(button("qz:l:dashboard"), admin)
     assert clicked.delivery is Delivery.PRIVATE and isinstance(clicked.view, DashboardLink)
-    by_member = await engine.handle(Click("qz:l:dashboard"), member)
+    by_member = await engine.handle(button("qz:l:dashboard"), member)
     assert by_member.view.kind == "admin_only"  # type: ignore[union-attr]
     # Opened to everyone by the settings; and no dashboard without a secret.
     open_engine = Engine(catalog, store, clock, insights_for_everyone=True)

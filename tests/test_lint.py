@@ -10,7 +10,7 @@ import pytest
 from bot.content.banks import SHIPPED_BANKS, Bank, parse_bank
 from bot.content.lint import Report, lint, load_rules, sentences
 
-from .support.environment import run_quizbot
+from .support.cli import run_quizbot
 
 RULES = load_rules(SHIPPED_BANKS / "lint")
 EXPLANATION = {

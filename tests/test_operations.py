@@ -6,8 +6,6 @@ from __future__ import annotations
 import json
 import shutil
 import sqlite3
-import subprocess
-import sys
 from pathlib import Path
 
 import yaml
@@ -21,9 +19,11 @@ from bot.content.banks import Catalog, load_catalog, reload_catalog
 from bot.operations import metrics
 from bot.persistence import MIGRATIONS, Store, integrity_problems
 from bot.services.engine import Engine
+from bot.services.requests import button
 from bot.ui.views import Feedback, Leaderboard, QuestionView
 
-from .support.environment import FIXTURES, REPO, make_immutable, run_quizbot
+from .support.cli import run_quizbot
+from .support.environment import FIXTURES, REPO, make_immutable
 from .support.quiz import ANA, TEAM, right_choice
 from .support.settings import problems
 
@@ -44,7 +44,7 @@ async def test_metrics_move_when_answers_are_recorded(engine: Engine) -> None:
         view = await engine.start_quiz(ANA, TEAM, "tiny", "en")
         assert isinstance(view, QuestionView)
         assert engine.store.runs.in_progress == 1
-        assert isinstance(await engine.click(ANA, right_choice(engine, view)), Feedback)
+        assert isinstance(await engine.click(ANA, button(right_choice(engine, view))), Feedback)
         response = await client.get("/metrics")
         assert response.status == 200
         assert response.headers["Content-Type"].startswith("text/plain; version=")
@@ -121,13 +121,8 @@ def test_config_errors_are_one_line_each(tmp_path: Path) -> None:
 
 
 def test_cli_reports_config_problems_without_a_traceback() -> None:
-    result = subprocess.run(
-        [sys.executable, "-m", "adapters.cli", "banks", "list"],
-        env={"QUIZBOT_LOG_FORMAT": "xml", "PATH": "/usr/bin:/bin"},
-        capture_output=True,
-        text=True,
-        timeout=60,
-        check=False,
+    result = run_quizbot(
+        "banks", "list", env={"QUIZBOT_LOG_FORMAT": "xml", "PATH": "/usr/bin:/bin"}, clear_env=True
     )
     assert result.returncode == 1
     assert result.stderr.strip() == "quizbot: QUIZBOT_LOG_FORMAT must be text or json, not 'xml'"

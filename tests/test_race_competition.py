@@ -6,8 +6,8 @@ from bot.content.banks import Catalog
 from bot.domain.actions import RaceAction, decode
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import Store
-from bot.services.channel import Caller
 from bot.services.engine import Engine
+from bot.services.requests import CompetitionStart, Context, button
 from bot.ui.views import (
     ChannelFeedback,
     DailyPostView,
@@ -51,26 +51,27 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
 ) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
     engine, publisher = await open_engine(location, catalog, clock)
-    starter = Caller(ANA, CHANNEL, "en")
+    starter = Context(ANA, CHANNEL)
     started = await engine.races.start(starter, "offloading", 2, 20)
     assert started.kind == "race_started" and "Questions: 2, 20 seconds each" in started.text
-    again = await engine.races.start(Caller(BO, CHANNEL, "en"), "amp", None, None)
+    again = await engine.races.start(Context(BO, CHANNEL), "amp", None, None)
     assert again.kind == "race_running"
 
     first = publisher.of(RaceQuestionView)[0].view
     assert isinstance(first, RaceQuestionView) and (first.number, first.total) == (1, 2)
-    locked = await engine.click(ANA, race_answer(engine, first, right=True))  # instant: full
+    # Instant: full points.
+    locked = await engine.click(ANA, button(race_answer(engine, first, right=True)))
     assert isinstance(locked, RaceLockedView) and not locked.duplicate
     clock.advance(10)
-    bo = await engine.click(BO, race_answer(engine, first, right=True))  # halfway: 3/4
+    bo = await engine.click(BO, button(race_answer(engine, first, right=True)))  # halfway: 3/4
     assert isinstance(bo, RaceLockedView)
-    second_click = await engine.click(BO, race_answer(engine, first, right=False))
+    second_click = await engine.click(BO, button(race_answer(engine, first, right=False)))
     assert isinstance(second_click, RaceLockedView) and second_click.duplicate
     assert second_click.chosen == bo.chosen  # the first click stays locked in
     clock.advance(5)
-    await engine.click(CY, race_answer(engine, first, right=False))
+    await engine.click(CY, button(race_answer(engine, first, right=False)))
     clock.advance(6)  # 21 s: the buzzer has gone
-    late = await engine.click(CY, race_answer(engine, first, right=True))
+    late = await engine.click(CY, button(race_answer(engine, first, right=True)))
     assert isinstance(late, Notice) and late.kind == "race_late"
 
     await engine.scheduler.tick()  # reveal question 1
@@ -85,11 +86,11 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
     await run_until(engine, clock, clock.now() + 6, step=1)  # the pause, then question 2
     second = publisher.of(RaceQuestionView)[1].view
     assert isinstance(second, RaceQuestionView) and second.number == 2
-    stale = await engine.click(CY, race_answer(engine, first, right=True))
+    stale = await engine.click(CY, button(race_answer(engine, first, right=True)))
     assert isinstance(stale, Notice) and stale.kind == "race_late"
-    await engine.click(BO, race_answer(engine, second, right=True))  # instant, streak 2
+    await engine.click(BO, button(race_answer(engine, second, right=True)))  # instant, streak 2
     clock.advance(20)
-    await engine.click(ANA, race_answer(engine, second, right=True))  # at the buzzer: late
+    await engine.click(ANA, button(race_answer(engine, second, right=True)))  # at the buzzer: late
     await run_until(engine, clock, clock.now() + 2, step=1)
     podium = publisher.of(RacePodiumView)
     assert len(podium) == 1 and not podium[0].view.stopped  # type: ignore[attr-defined]
@@ -104,7 +105,7 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
 async def test_equal_points_rank_whoever_got_there_first(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
     engine, publisher = await open_engine(location, catalog, clock)
-    await engine.races.start(Caller(ANA, CHANNEL, "en"), "tiny", 1, 10)
+    await engine.races.start(Context(ANA, CHANNEL), "tiny", 1, 10)
     view = publisher.of(RaceQuestionView)[0].view
     assert isinstance(view, RaceQuestionView)
     bank = catalog.get("tiny")
@@ -113,9 +114,9 @@ async def test_equal_points_rank_whoever_got_there_first(location: str, catalog:
     action = decode(view.choices[0].action_id)
     assert isinstance(action, RaceAction)
     right = RaceAction(action.race_id, 0, question.answer).encode()
-    await engine.click(BO, right)
+    await engine.click(BO, button(right))
     clock.advance(0.1)  # Ana a moment later: the same points after rounding
-    await engine.click(ANA, right)
+    await engine.click(ANA, button(right))
     clock.advance(11)
     await engine.scheduler.tick()
     podium = publisher.of(RacePodiumView)[0].view
@@ -127,11 +128,11 @@ async def test_equal_points_rank_whoever_got_there_first(location: str, catalog:
 async def test_only_the_starter_or_an_admin_stops_a_race(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T12:00"))
     engine, publisher = await open_engine(location, catalog, clock)
-    assert (await engine.races.stop(Caller(ANA, CHANNEL, "en"))).kind == "race_none"
-    await engine.races.start(Caller(ANA, CHANNEL, "en"), "offloading", 3, 30)
-    refused = await engine.races.stop(Caller(BO, CHANNEL, "en"))
+    assert (await engine.races.stop(Context(ANA, CHANNEL))).kind == "race_none"
+    await engine.races.start(Context(ANA, CHANNEL), "offloading", 3, 30)
+    refused = await engine.races.stop(Context(BO, CHANNEL))
     assert refused.kind == "race_not_starter"
-    stopped = await engine.races.stop(Caller(ADMIN, CHANNEL, "en", is_admin=True))
+    stopped = await engine.races.stop(Context(ADMIN, CHANNEL, is_admin=True))
     assert stopped.kind == "race_stopped"
     assert publisher.of(RacePodiumView)[0].view.stopped  # type: ignore[attr-defined]
     clock.advance(60)
@@ -144,7 +145,7 @@ async def test_a_race_survives_a_restart(location: str, catalog: Catalog) -> Non
     clock = FakeClock(moment("2026-11-02T12:00"))
     path = location
     engine, _ = await open_engine(path, catalog, clock)
-    await engine.races.start(Caller(ANA, CHANNEL, "en"), "offloading", 2, 20)
+    await engine.races.start(Context(ANA, CHANNEL), "offloading", 2, 20)
     await engine.store.close()
     engine, publisher = await open_engine(path, catalog, clock)
     await run_until(engine, clock, clock.now() + 60, step=2)
@@ -157,10 +158,10 @@ async def test_competition_counts_all_three_modes_in_its_window(
 ) -> None:
     clock = FakeClock(moment("2026-12-01T08:00"))
     engine, publisher = await open_engine(location, catalog, clock)
-    admin = Caller(ADMIN, CHANNEL, "en", is_admin=True)
-    member = Caller(ANA, CHANNEL, "en")
-    refused = await engine.competitions.start(member, "Q4 cup", "2026-12-31", None)
-    assert refused.kind == "admin_only"
+    admin = Context(ADMIN, CHANNEL, is_admin=True)
+    member = Context(ANA, CHANNEL)
+    refused = await engine.handle(CompetitionStart("Q4 cup", "2026-12-31"), member)
+    assert refused.view.kind == "admin_only"  # type: ignore[union-attr]
     bad = await engine.competitions.start(admin, "Q4 cup", "2026-11-30", None)
     assert bad.kind == "competition_bad_date"
     started = await engine.competitions.start(
@@ -179,13 +180,13 @@ async def test_competition_counts_all_three_modes_in_its_window(
     daily = publisher.of(DailyPostView)[0].view
     assert isinstance(daily, DailyPostView)
     right, _ = right_and_wrong(engine, daily)
-    feedback = await engine.click(BO, right)
+    feedback = await engine.click(BO, button(right))
     assert isinstance(feedback, ChannelFeedback) and feedback.points > 0
     # A race on offloading.
     await engine.races.start(member, "offloading", 1, 10)
     question = publisher.of(RaceQuestionView)[0].view
     assert isinstance(question, RaceQuestionView)
-    await engine.click(CY, race_answer(engine, question, right=True))
+    await engine.click(CY, button(race_answer(engine, question, right=True)))
     clock.advance(11)
     await engine.scheduler.tick()
 

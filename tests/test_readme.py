@@ -15,12 +15,16 @@ import pytest
 
 from .test_terminal_pty import Session, pick_a_topic_and_answer
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text(encoding="utf-8")
 QUICK_START, TESTS = (
     "python3 -m venv .venv && .venv/bin/pip install -e . && .venv/bin/quizbot run",
-    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]' && .venv/bin/python -m pytest",
+    "python3 -m venv .venv && .venv/bin/pip install -e '.[dev]'"
+    " && .venv/bin/python -m pytest -n auto",
 )
+FAST_TIER = 'python -m pytest -n auto -m "not e2e"'
 
 
 def shell_commands(markdown: str) -> list[str]:
@@ -41,17 +45,37 @@ def test_ci_runs_the_readme_test_command() -> None:
     assert any(line.startswith(TESTS) for line in ci.splitlines()), ci
 
 
-@pytest.mark.parametrize("command", shell_commands(README)[2:])
+def test_the_fast_tier_selects_every_test_but_the_end_to_end_ones(tmp_path: Path) -> None:
+    """Run as written it would run the suite inside the suite: it is collected instead."""
+    assert FAST_TIER in shell_commands(README)
+    collect = "--collect-only -q -p no:cacheprovider"
+    fast = readme_command(f"{FAST_TIER} {collect}", tmp_path).stdout.splitlines()
+    everything = readme_command(f"python -m pytest {collect}", tmp_path).stdout.splitlines()
+    e2e = set(everything) - set(fast)
+    assert len([line for line in fast if "::" in line]) > 600
+    assert "tests/test_readme.py::test_ci_runs_the_readme_test_command" in e2e
+    assert "tests/test_banks.py::test_shipped_banks_are_valid_and_complete" in fast
+
+
+@pytest.mark.parametrize("command", [c for c in shell_commands(README)[2:] if c != FAST_TIER])
 def test_every_readme_command_runs_as_written(command: str, tmp_path: Path) -> None:
     """With the virtualenv activated, as the README says, and no tokens set."""
+    done = readme_command(command, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" not in done.stdout + done.stderr
+    assert done.stdout.strip(), "every command shows something"
+
+
+def readme_command(command: str, home: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` in bash from the repository, the virtualenv first on PATH."""
     venv_bin = str(Path(sys.executable).parent)
     env = {
         key: value
         for key, value in os.environ.items()
         if not key.startswith(("SLACK_", "DISCORD_", "QUIZBOT_"))
     }
-    env.update(PATH=f"{venv_bin}:{env['PATH']}", HOME=str(tmp_path), XDG_DATA_HOME="")
-    done = subprocess.run(
+    env.update(PATH=f"{venv_bin}:{env['PATH']}", HOME=str(home), XDG_DATA_HOME="")
+    return subprocess.run(
         ["bash", "-c", command],
         cwd=ROOT,
         env=env,
@@ -61,9 +85,6 @@ def test_every_readme_command_runs_as_written(command: str, tmp_path: Path) -> N
         timeout=120,
         check=False,
     )
-    assert done.returncode == 0, done.stderr
-    assert "Traceback" not in done.stdout + done.stderr
-    assert done.stdout.strip(), "every command shows something"
 
 
 def _fresh_copy(target: Path) -> None:
@@ -82,7 +103,6 @@ def _fresh_copy(target: Path) -> None:
             shutil.copy2(source, target / source.relative_to(ROOT))
 
 
-@pytest.mark.process
 def test_the_quick_start_typed_into_a_terminal_reaches_a_question(tmp_path: Path) -> None:
     """The first command a newcomer types, in a fresh copy: it installs, lists the
     topics, plays the one typed at the prompt and takes an answer."""

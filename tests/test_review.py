@@ -11,8 +11,8 @@ from bot.domain.daily import draw
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.memory import CardState, Memory, due_cutoff, zone_of
 from bot.persistence import Store
-from bot.services.channel import Caller
 from bot.services.engine import Engine
+from bot.services.requests import Context, button
 from bot.ui.views import (
     ChannelFeedback,
     DailyPostView,
@@ -62,12 +62,12 @@ async def answer_quiz(
     for right in rights:
         assert isinstance(view, QuestionView)
         pick = right_choice if right else wrong_choice
-        result = await engine.click(player, pick(engine, view))
+        result = await engine.click(player, button(pick(engine, view)))
         assert isinstance(result, Feedback)
         feedback.append(result)
         if result.next_action is None:
             break
-        view = await engine.click(player, result.next_action)
+        view = await engine.click(player, button(result.next_action))
     return feedback
 
 
@@ -77,12 +77,14 @@ async def review_all(engine: Engine, player: PlayerRef, right: bool) -> list[Fee
     assert isinstance(view, QuestionView), view
     results = []
     while True:
-        result = await engine.click(player, (right_choice if right else wrong_choice)(engine, view))
+        result = await engine.click(
+            player, button((right_choice if right else wrong_choice)(engine, view))
+        )
         assert isinstance(result, Feedback)
         results.append(result)
         if result.next_action is None:
             return results
-        view = await engine.click(player, result.next_action)  # type: ignore[assignment]
+        view = await engine.click(player, button(result.next_action))  # type: ignore[assignment]
         assert isinstance(view, QuestionView)
 
 
@@ -137,12 +139,12 @@ async def test_wrong_answers_come_back_the_next_day_in_review(
     missed = [bank.questions[1].prompt["en"], bank.questions[3].prompt["en"]]
     assert view.total == 2 and view.prompt == missed[0] and view.number == 1
     assert view.topic_title == "Optimizer state offloading to CPU and NVMe"
-    first = await engine.click(ANA, right_choice(engine, view))
+    first = await engine.click(ANA, button(right_choice(engine, view)))
     assert isinstance(first, Feedback) and first.correct and first.points == 0
     assert first.practice and first.due_in_days == 2
-    second_view = await engine.click(ANA, str(first.next_action))
+    second_view = await engine.click(ANA, button(str(first.next_action)))
     assert isinstance(second_view, QuestionView) and second_view.prompt == missed[1]
-    second = await engine.click(ANA, wrong_choice(engine, second_view))
+    second = await engine.click(ANA, button(wrong_choice(engine, second_view)))
     assert isinstance(second, Feedback) and not second.correct and second.due_in_days == 1
     assert second.summary is not None and second.summary.review
     assert (second.summary.correct, second.summary.total) == (1, 2)
@@ -164,20 +166,20 @@ async def test_every_answer_source_updates_the_card(location: str, catalog: Cata
     clock.advance(60)
     await answer_quiz(engine, ANA, "tiny", [False, True])  # a replay: practice
     # The daily question, on a tiny-only channel.
-    await engine.daily.on(Caller(ADMIN, CHANNEL, "en", True), "tiny", "07:00", "UTC", None)
+    await engine.daily.on(Context(ADMIN, CHANNEL, is_admin=True), "tiny", "07:00", "UTC", None)
     await run_until(engine, clock, moment("2027-01-04T07:05"))
     posted = engine.publishers.get("slack")
     assert isinstance(posted, RecordingPublisher)
     daily = posted.of(DailyPostView)[0].view
     assert isinstance(daily, DailyPostView)
     right, _ = right_and_wrong(engine, daily)
-    assert isinstance(await engine.click(ANA, right), ChannelFeedback)
+    assert isinstance(await engine.click(ANA, button(right)), ChannelFeedback)
     # A race over the same bank.
-    await engine.races.start(Caller(ANA, CHANNEL, "en"), "tiny", 1, 20)
+    await engine.races.start(Context(ANA, CHANNEL), "tiny", 1, 20)
     race = posted.of(RaceQuestionView)[0].view
     assert isinstance(race, RaceQuestionView)
     clock.advance(3)
-    await engine.click(ANA, race.choices[0].action_id)
+    await engine.click(ANA, button(race.choices[0].action_id))
     rows = await engine.store.database.read(
         "SELECT source, question_id, rating, duration_ms FROM review_log WHERE player_id = ?"
         " ORDER BY review_id",
@@ -241,7 +243,7 @@ async def test_a_players_cards_are_never_anothers(location: str, catalog: Catalo
     assert isinstance(ana, QuestionView) and isinstance(bo, QuestionView)
     assert (ana.total, ana.prompt) == (1, "One plus one?")
     assert (bo.total, bo.prompt) == (1, "Two times three?")
-    stolen = await engine.click(BO, ana.choices[0].action_id)
+    stolen = await engine.click(BO, button(ana.choices[0].action_id))
     assert isinstance(stolen, Notice) and stolen.kind == "not_yours"
     cy = await engine.review(CY, CHANNEL, "en")
     assert isinstance(cy, Notice) and cy.kind == "review_empty"
@@ -280,9 +282,9 @@ async def test_reminders_once_a_day_across_dst_and_restarts(
     # Europe/Berlin moves to summer time on 2027-03-28: 09:00 is 08:00 UTC before, 07:00 after.
     clock = FakeClock(moment("2027-03-25T12:00"))
     engine = await open_engine(location, catalog, clock)
-    on = await engine.reminders.on(Caller(ANA, CHANNEL, "en"), "09:00", "Europe/Berlin")
+    on = await engine.reminders.on(Context(ANA, CHANNEL), "09:00", "Europe/Berlin")
     assert on.text == "Review reminder on: at 09:00 (Europe/Berlin), on days you have cards due."
-    bad = await engine.reminders.on(Caller(ANA, CHANNEL, "en"), "25:00", "Europe/Berlin")
+    bad = await engine.reminders.on(Context(ANA, CHANNEL), "25:00", "Europe/Berlin")
     assert bad.kind == "bad_time" and bad.usage == "remind"
     await run_until(engine, clock, moment("2027-03-26T12:00"))
     assert told(engine) == []  # no cards: nothing is due, nothing is sent
@@ -311,7 +313,7 @@ async def test_reminders_once_a_day_across_dst_and_restarts(
     assert told(engine) == []
     await run_until(engine, clock, moment("2027-03-30T08:00"), step=300)
     assert len(told(engine)) == 1
-    off = await engine.reminders.off(Caller(ANA, CHANNEL, "en"))
+    off = await engine.reminders.off(Context(ANA, CHANNEL))
     assert off.text == "Review reminder off."
     await run_until(engine, clock, moment("2027-04-01T12:00"), step=900)
     assert len(told(engine)) == 1
@@ -324,7 +326,7 @@ async def test_a_reminder_missed_while_down_is_not_sent_late(
     clock = FakeClock(moment("2027-01-04T10:00"))
     engine = await open_engine(location, catalog, clock)
     await answer_quiz(engine, ANA, "tiny", [False, False])
-    await engine.reminders.on(Caller(ANA, CHANNEL, "en"), "09:00", "UTC")
+    await engine.reminders.on(Context(ANA, CHANNEL), "09:00", "UTC")
     clock.at = moment("2027-01-06T08:00")  # down through the 5th's reminder
     await engine.scheduler.tick()
     assert told(engine) == []
@@ -349,7 +351,7 @@ async def test_the_daily_question_posts_the_missed_one_first(
     engine = await open_engine(location, catalog, clock)
     await answer_quiz(engine, ANA, "tiny", [True, False])
     await answer_quiz(engine, BO, "tiny", [True, False])
-    admin = Caller(ADMIN, CHANNEL, "en", True)
+    admin = Context(ADMIN, CHANNEL, is_admin=True)
     status = await engine.daily.on(admin, "tiny", "07:00", "UTC", None, prefer_missed=True)
     assert status.text.endswith("Questions the team missed most are posted first.")
     await run_until(engine, clock, moment("2027-01-04T07:05"))

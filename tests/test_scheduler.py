@@ -16,7 +16,7 @@ from bot.content.banks import Catalog
 from bot.domain.daily import DailySchedule
 from bot.domain.identities import ScopeRef
 from bot.operations import metrics
-from bot.services.channel import Caller
+from bot.services.requests import Context, button
 from bot.ui.views import ChannelFeedback, ChannelView, DailyPostView, DailyRevealView
 
 from .support.channel import (
@@ -112,7 +112,7 @@ async def test_a_count_refresh_that_fails_crashes_nothing(
     (post,) = publisher.of(DailyPostView)
     assert isinstance(post.view, DailyPostView)
     right, _ = right_and_wrong(engine, post.view)
-    answer = await engine.click(PLAYERS[0], right)
+    answer = await engine.click(PLAYERS[0], button(right))
     assert isinstance(answer, ChannelFeedback)
     await engine.store.close()  # the refresh, still waiting, finds no database
     await asyncio.sleep(0.3)
@@ -125,7 +125,7 @@ async def test_a_count_refresh_that_fails_crashes_nothing(
 async def test_a_competition_without_a_name_is_told_so(location: str, catalog: Catalog) -> None:
     clock = FakeClock(moment("2026-11-02T08:00"))
     engine, _ = await open_engine(location, catalog, clock)
-    admin = Caller(ADMIN, CHANNEL, "en", True)
+    admin = Context(ADMIN, CHANNEL, is_admin=True)
     refused = await engine.competitions.start(admin, "  ", "2026-12-31", None)
     assert refused.kind == "competition_no_name"
     assert (refused.text, refused.usage) == ("A competition needs a name.", "competition")
@@ -156,14 +156,14 @@ async def test_a_race_stopped_mid_step_stays_stopped(location: str, catalog: Cat
     engine.publishers.register("slack", publisher)
     channels = [ScopeRef("slack", "T1", f"C-race-{n}") for n in (1, 2)]
     for channel in channels:
-        started = await engine.races.start(Caller(ADMIN, channel, "en"), "offloading", 3, 20)
+        started = await engine.races.start(Context(ADMIN, channel), "offloading", 3, 20)
         assert started.kind == "race_started"
     clock.advance(21)  # both questions' time is up
     publisher.armed = True
     stepping = asyncio.create_task(engine.scheduler.run(engine.races.advancing))
     await asyncio.wait_for(publisher.holding.wait(), 5)  # one race's reveal is being posted
     other = next(c for c in channels if c != publisher.held)
-    stopped = await engine.races.stop(Caller(ADMIN, other, "en"))
+    stopped = await engine.races.stop(Context(ADMIN, other))
     assert stopped.kind == "race_stopped"
     publisher.release.set()
     await asyncio.wait_for(stepping, 5)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.domain.answers import AnswerRecord, Scored, score
+from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.quiz_runs import REVIEW, Run
 from bot.domain.scoring import answer_points, daily_points, max_points, race_points
 
 
@@ -50,3 +53,29 @@ def test_race_points_by_speed_and_answer_streak(elapsed: float, streak: int, poi
 
 def test_a_wrong_race_answer_scores_nothing() -> None:
     assert race_points(False, "easy", 0.0, 20, 5) == 0
+
+
+def _answer(player: str, bank: str, question: str, points: int) -> AnswerRecord:
+    player_ref, workspace = PlayerRef("slack", player), ScopeRef("slack", "T1")
+    run = Run(f"{player}-{bank}", player_ref, workspace, bank, "en", 1, (question,))
+    return AnswerRecord(run, question, 0, points > 0, points, 0.0, "tiny")
+
+
+def test_only_a_first_attempt_scores_and_a_review_never_does() -> None:
+    tried_before = ("slack", "T1", "U2", "tiny", "q1")
+    answers = [
+        _answer("U1", "tiny", "q1", 10),  # a first attempt
+        _answer("U1", "tiny", "q1", 10),  # the same question again in the same batch
+        _answer("U2", "tiny", "q1", 15),  # tried before this batch
+        _answer("U3", REVIEW, "q1", 20),  # a review: never scores, even the first time
+        _answer("U3", "tiny", "q1", 20),  # answered in that review just before
+        _answer("U4", "tiny", "q2", 0),  # a wrong first attempt: no points, not practice
+    ]
+    assert score(answers, {tried_before}) == [
+        Scored(("slack", "T1", "U1", "tiny", "q1"), False, 10, "quiz"),
+        Scored(("slack", "T1", "U1", "tiny", "q1"), True, 0, "practice"),
+        Scored(tried_before, True, 0, "practice"),
+        Scored(("slack", "T1", "U3", "tiny", "q1"), True, 0, "review"),
+        Scored(("slack", "T1", "U3", "tiny", "q1"), True, 0, "practice"),
+        Scored(("slack", "T1", "U4", "tiny", "q2"), False, 0, "quiz"),
+    ]

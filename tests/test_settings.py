@@ -8,13 +8,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
-from adapters.cli import main
 from adapters.settings import SECTIONS, SETTINGS, load
 from bot.operations.settings import database, declared
 
-from .support.environment import run_quizbot
+from .support.cli import run_quizbot
 from .support.settings import problems
 
 
@@ -88,13 +85,11 @@ def test_secrets_stay_out_of_the_repr() -> None:
     assert "known-secret" not in repr(settings)
 
 
-def test_every_problem_line_is_prefixed(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
-    monkeypatch.setenv("QUIZBOT_LOG_LEVEL", "loud")
-    monkeypatch.setenv("QUIZBOT_LOG_FORMAT", "xml")
-    assert main(["banks", "list"]) == 1
-    assert capsys.readouterr().err.splitlines() == [
+def test_every_problem_line_is_prefixed() -> None:
+    env = {"QUIZBOT_LOG_LEVEL": "loud", "QUIZBOT_LOG_FORMAT": "xml"}
+    listed = run_quizbot("banks", "list", env=env)
+    assert listed.returncode == 1
+    assert listed.stderr.splitlines() == [
         "quizbot: QUIZBOT_LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, not 'LOUD'",
         "quizbot: QUIZBOT_LOG_FORMAT must be text or json, not 'xml'",
     ]

@@ -15,6 +15,7 @@ import pytest
 from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
+from bot.services.requests import button
 from bot.ui.views import Feedback, Notice, QuestionView
 
 from .support.databases import is_postgres, query
@@ -64,13 +65,13 @@ async def test_a_locked_database_asks_to_try_again(impatient: Engine) -> None:
     assert isinstance(view, QuestionView)
     click = right_choice(impatient, view)
     with writes_locked(str(impatient.store.path)):
-        refused = await impatient.click(ANA, click)
+        refused = await impatient.click(ANA, button(click))
         assert isinstance(refused, Notice) and refused.kind == "try_again"
         assert (
             refused.text == "Sorry, something went wrong on our side. Please try again in a moment."
         )
     assert written(impatient.store.path) == (0, 0, 0)  # nothing partial
-    again = await impatient.click(ANA, click)
+    again = await impatient.click(ANA, button(click))
     assert isinstance(again, Feedback) and again.correct and again.points == 10
     assert written(impatient.store.path)[0] == 1
 
@@ -92,9 +93,9 @@ async def test_connections_the_server_dropped_are_replaced_and_the_click_is_answ
             " WHERE datname = current_database() AND pid <> pg_backend_pid()",
         )
         assert dropped == [(5,)]  # the writer and the four readers
-        answered = await engine.click(ANA, click)
+        answered = await engine.click(ANA, button(click))
         assert isinstance(answered, Feedback) and answered.correct and answered.points == 10
-        twice = await engine.click(ANA, click)
+        twice = await engine.click(ANA, button(click))
         assert isinstance(twice, Notice) and twice.kind == "already_answered"
     finally:
         await store.close()
@@ -108,13 +109,13 @@ async def test_a_read_only_database_asks_to_try_again(
     assert isinstance(view, QuestionView)
     db = Path(impatient.store.path)
     make_immutable(immutable, db, db.with_name(db.name + "-wal"))
-    refused = await impatient.click(ANA, right_choice(impatient, view))
+    refused = await impatient.click(ANA, button(right_choice(impatient, view)))
     assert isinstance(refused, Notice) and refused.kind == "try_again"
     assert refused.locale == "hi"  # in the player's language
     for path in immutable:
         subprocess.run(["chattr", "-i", str(path)], check=True)
     assert written(str(db)) == (0, 0, 0)
-    again = await impatient.click(ANA, right_choice(impatient, view))
+    again = await impatient.click(ANA, button(right_choice(impatient, view)))
     assert isinstance(again, Feedback)
 
 
@@ -151,11 +152,11 @@ async def test_a_full_disk_asks_to_try_again(small_disk: Path, catalog: Catalog)
         view = await engine.start_quiz(ANA, TEAM, "tiny", "en")
         assert isinstance(view, QuestionView)
         filler = fill(small_disk)
-        refused = await engine.click(ANA, right_choice(engine, view))
+        refused = await engine.click(ANA, button(right_choice(engine, view)))
         assert isinstance(refused, Notice) and refused.kind == "try_again"
         filler.unlink()
         assert written(store.path) == (0, 0, 0)  # nothing partial
-        again = await engine.click(ANA, right_choice(engine, view))
+        again = await engine.click(ANA, button(right_choice(engine, view)))
         assert isinstance(again, Feedback) and again.points == 10
     finally:
         await store.close()

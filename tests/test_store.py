@@ -15,6 +15,7 @@ from bot.persistence import MIGRATIONS, Store, StoreError
 from bot.persistence.dialect import Connection
 from bot.persistence.schema import migrate
 from bot.services.engine import Engine
+from bot.services.requests import button
 from bot.ui.views import Feedback, Leaderboard, Notice, QuestionView
 
 from .support.databases import is_postgres, query, schema_version, set_schema_version, tables
@@ -26,7 +27,8 @@ def store(store_on_each_backend: Store) -> Store:
     return store_on_each_backend
 
 
-async def test_migrates_an_empty_database(location: str) -> None:
+async def test_migrates_an_empty_database(empty_location: str) -> None:
+    location = empty_location
     store = await Store.open(location)
     await store.close()
     assert schema_version(location) == len(MIGRATIONS)
@@ -38,7 +40,8 @@ async def test_migrates_an_empty_database(location: str) -> None:
     assert schema_version(location) == len(MIGRATIONS)
 
 
-async def test_refuses_a_newer_schema(location: str) -> None:
+async def test_refuses_a_newer_schema(empty_location: str) -> None:
+    location = empty_location
     set_schema_version(location, len(MIGRATIONS) + 1)
     with pytest.raises(StoreError, match="newer than this quizbot"):
         await Store.open(location)
@@ -49,7 +52,9 @@ async def test_same_answer_twice_at_once_counts_once(engine: Engine, store: Stor
     assert isinstance(view, QuestionView)
     right = right_choice(engine, view)
     wrong = wrong_choice(engine, view)
-    results = await asyncio.gather(*(engine.click(ANA, a) for a in [right] * 10 + [wrong] * 10))
+    results = await asyncio.gather(
+        *(engine.click(ANA, button(a)) for a in [right] * 10 + [wrong] * 10)
+    )
     feedback = [r for r in results if isinstance(r, Feedback)]
     notices = [r for r in results if isinstance(r, Notice)]
     assert len(feedback) == 1 and feedback[0].correct
@@ -83,13 +88,13 @@ async def test_a_run_resumes_after_reopening(location: str, catalog: Catalog) ->
     engine = Engine(catalog, store)
     view = await engine.start_quiz(ANA, TEAM, "offloading", "hi")
     assert isinstance(view, QuestionView)
-    feedback = await engine.click(ANA, right_choice(engine, view))
+    feedback = await engine.click(ANA, button(right_choice(engine, view)))
     assert isinstance(feedback, Feedback)
     await store.close()
 
     reopened = await Store.open(location)
     engine = Engine(catalog, reopened)
-    nxt = await engine.click(ANA, feedback.next_action)  # type: ignore[arg-type]
+    nxt = await engine.click(ANA, button(feedback.next_action))
     assert isinstance(nxt, QuestionView)
     assert (nxt.number, nxt.locale, nxt.run_id) == (2, "hi", view.run_id)
     resumed = await engine.start_quiz(ANA, TEAM, "offloading", "en", resume=True)
@@ -173,7 +178,7 @@ async def test_concurrent_answers_share_a_transaction(engine: Engine, store: Sto
     views = [await engine.start_quiz(p, TEAM, "tiny", "en") for p in players]
     clicks = [right_choice(engine, v) for v in views if isinstance(v, QuestionView)]
     before = store.database.transactions
-    answers = (engine.click(p, c) for p, c in zip(players, clicks, strict=True))
+    answers = (engine.click(p, button(c)) for p, c in zip(players, clicks, strict=True))
     results = await asyncio.gather(*answers)
     assert all(isinstance(r, Feedback) and r.correct for r in results)
     assert store.database.transactions - before < 5  # group commit: not one each

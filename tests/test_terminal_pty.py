@@ -22,6 +22,8 @@ import yaml
 
 from adapters.screen import width
 
+pytestmark = pytest.mark.e2e
+
 ROOT = Path(__file__).resolve().parents[1]
 PROMPTS = {"en": "q to stop] > ", "hi": "रोकने के लिए q] > ", "bn": "থামাতে q] > "}
 STOPPED = {

@@ -18,7 +18,10 @@ ROOT = Path(__file__).resolve().parents[1]
 # tmux drops a line's trailing spaces: the prompts as captured.
 PROMPTS = {"en": "q to stop] >", "hi": "रोकने के लिए q] >", "bn": "থামাতে q] >"}
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed")
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+]
 
 
 class Tmux:

@@ -16,7 +16,6 @@ from bot.content.banks import Catalog
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.services.engine import Engine
 from bot.services.requests import (
-    Click,
     Context,
     ListBanks,
     ProposeQuestion,
@@ -25,6 +24,7 @@ from bot.services.requests import (
     ShowTopics,
     StartQuiz,
     UploadBank,
+    button,
 )
 from bot.ui.views import DailyPostView, Notice, ProposalList, QuestionView, TopicList
 
@@ -79,7 +79,7 @@ async def test_an_admin_uploads_a_gift_file_and_the_workspace_plays_it(
     started = (await core.handle(StartQuiz("team"), ANA)).view
     assert isinstance(started, QuestionView)
     assert started.topic_title == "Team ML systems" and started.total == 3
-    answered = (await core.handle(Click(started.choices[0].action_id), ANA)).view
+    answered = (await core.handle(button(started.choices[0].action_id), ANA)).view
     assert type(answered).__name__ == "Feedback"
     listed = await text(core, ListBanks(), ANA)
     assert listed == "This workspace's own banks:\n• Team ML systems (team): 3 questions"
@@ -164,7 +164,7 @@ async def test_members_cannot_upload_or_remove_and_removal_keeps_answers(
     started = (await core.handle(StartQuiz("ours"), ANA)).view
     assert isinstance(started, QuestionView)
     right = next(c for c in started.choices if c.text == "A")
-    await core.handle(Click(right.action_id), ANA)
+    await core.handle(button(right.action_id), ANA)
     assert await text(core, RemoveBank("ours"), ANA) == no
     assert await text(core, RemoveBank("ours"), BOSS) == (
         "Removed the bank ours. Answers already given stay on the leaderboards."
@@ -197,10 +197,10 @@ async def test_propose_approve_play_and_daily_draw(
     [item] = page.items
     assert item.choices[0] == "The SLO burn-rate alert" and item.author_id == "U0"
     # A member's click on the buttons does nothing.
-    assert isinstance((await core.handle(Click(item.approve), ANA)).view, Notice)
+    assert isinstance((await core.handle(button(item.approve), ANA)).view, Notice)
     clicks = await asyncio.gather(  # two admins at once: decided once
-        core.handle(Click(item.approve), BOSS),
-        core.handle(Click(item.approve), BOSS),
+        core.handle(button(item.approve), BOSS),
+        core.handle(button(item.approve), BOSS),
     )
     decided = sorted(c.view.decided for c in clicks if isinstance(c.view, ProposalList))
     assert decided == ["Approved #1: it is in on-call now.", "That question was decided already."]

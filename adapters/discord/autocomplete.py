@@ -9,8 +9,8 @@ from functools import cache
 import discord
 from discord import app_commands
 
-from bot.persistence import StoreError
 from bot.services.engine import Engine
+from bot.services.errors import StoreError
 from bot.ui import i18n
 
 from .parse import player_of, scope_of

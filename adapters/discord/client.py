@@ -1,7 +1,7 @@
-"""The Discord runtime: a discord.py client with the quiz's application commands, one
-DynamicItem that routes every quiz button (so buttons keep working after a restart), the
-publisher through which the core posts channel play, and a command sync that only calls
-Discord when the commands changed."""
+"""The Discord runtime: a discord.py client with the quiz's application commands, every
+button and form answered by its custom_id alone (so buttons keep working after a
+restart), the publisher through which the core posts channel play, and a command sync
+that only calls Discord when the commands changed."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -20,9 +19,7 @@ import discord
 import yarl
 from discord import app_commands
 
-from bot.domain import actions
 from bot.services.engine import Engine
-from bot.services.requests import Click
 
 from .commands import CatalogTranslator, build_tree
 from .handlers import ACK_BUDGET, Handlers
@@ -34,7 +31,6 @@ from .settings import DiscordSettings, SettingsError
 log = logging.getLogger(__name__)
 
 COMMANDS_HASH = "discord.commands_hash"
-_BUTTON_ID = re.compile(actions.PATTERN)
 
 
 def use_endpoints(settings: DiscordSettings) -> None:
@@ -44,43 +40,6 @@ def use_endpoints(settings: DiscordSettings) -> None:
         discord.http.Route.BASE = settings.api_base_url
     if settings.gateway_url:
         discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(settings.gateway_url)
-
-
-class QuizButton(discord.ui.DynamicItem[discord.ui.Button], template=actions.PATTERN):
-    """Every quiz button, recognised by its custom_id alone: the id carries the run,
-    question and choice, and the state lives in the store."""
-
-    def __init__(self, item: discord.ui.Button) -> None:
-        super().__init__(item)
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
-    ) -> QuizButton:
-        assert isinstance(item, discord.ui.Button)
-        return cls(item)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        client = interaction.client
-        assert isinstance(client, QuizClient)
-        await client.handlers.handle(interaction, Click(self.custom_id))
-
-
-def _dispatched_to_quiz_button(interaction: discord.Interaction) -> bool:
-    """Whether discord.py will hand this click to QuizButton: the id must match its
-    template and be a component of the same type with that id on the message clicked
-    (the test discord.py's view store makes)."""
-    data = dict(interaction.data or {})
-    custom_id, component_type = str(data.get("custom_id", "")), data.get("component_type")
-    if interaction.message is None or not _BUTTON_ID.fullmatch(custom_id):
-        return False
-    return any(
-        getattr(child, "custom_id", None) == custom_id
-        and getattr(child, "type", None) == discord.ComponentType.button
-        and component_type == discord.ComponentType.button.value
-        for row in interaction.message.components
-        for child in getattr(row, "children", ())
-    )
 
 
 @dataclass(frozen=True)
@@ -182,7 +141,6 @@ class QuizClient(discord.Client):
         return f"cannot reach Discord's {what} at {url} ({reason}): check the network"
 
     async def setup_hook(self) -> None:
-        self.add_dynamic_items(QuizButton)
         await self.tree.set_translator(CatalogTranslator())
         # Logged in from here on: the core's scheduler may post in Discord channels.
         self.engine.publishers.register("discord", self.publisher)
@@ -230,14 +188,11 @@ class QuizClient(discord.Client):
             log.warning("lost the connection to Discord's gateway: reconnecting")
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
-        # A click discord.py will not route to QuizButton (a forged or foreign id) still
-        # gets an answer from the engine, never "This interaction failed". No modal is
-        # tracked by discord.py (see forms): every submission is answered here.
-        if interaction.type is discord.InteractionType.component and not (
-            _dispatched_to_quiz_button(interaction)
-        ):
-            custom_id = str(dict(interaction.data or {}).get("custom_id", ""))
-            await self.handlers.handle(interaction, Click(custom_id))
+        # The one entry of buttons and forms: discord.py tracks no view or modal of this
+        # bot (see deliver and forms), so each is answered here, by its custom_id alone,
+        # a forged one too (never "This interaction failed").
+        if interaction.type is discord.InteractionType.component:
+            await self.handlers.click(interaction)
         elif interaction.type is discord.InteractionType.modal_submit:
             await self.handlers.submitted(interaction)
 

@@ -19,7 +19,7 @@ from discord import app_commands
 from discord.app_commands import locale_str
 
 from bot.domain import race
-from bot.services.engine import PERIODS
+from bot.domain.periods import CALENDAR_PERIODS, ROLLING_WINDOWS
 from bot.services.requests import (
     CompetitionEnd,
     CompetitionStandings,
@@ -55,7 +55,6 @@ from .handlers import Handlers
 from .phrases import TEXT
 
 COMPETITION = "competition"  # the leaderboard period that shows the competition's standings
-INSIGHT_PERIODS = ("week", "month", "all")  # the last 7 days, the last 30 days, all time
 
 log = logging.getLogger(__name__)
 
@@ -178,7 +177,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     @tree.command(name="quiz-leaderboard", description=text("cmd_leaderboard"))
     @personal
     @app_commands.describe(period=text("opt_period"), topic=text("opt_board_topic"))
-    @app_commands.choices(period=choices(*PERIODS, COMPETITION, prefix="period_"))
+    @app_commands.choices(period=choices(*CALENDAR_PERIODS, COMPETITION, prefix="period_"))
     @app_commands.autocomplete(topic=topics_named)
     async def leaderboard(
         interaction: discord.Interaction,
@@ -308,7 +307,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     @server_only
     @app_commands.describe(topic=text("opt_board_topic"), period=text("opt_period"))
     @app_commands.autocomplete(topic=topics_named)
-    @app_commands.choices(period=choices(*INSIGHT_PERIODS, prefix="insights_period_"))
+    @app_commands.choices(period=choices(*ROLLING_WINDOWS, prefix="insights_period_"))
     async def insights(
         interaction: discord.Interaction,
         topic: str | None = None,

@@ -38,10 +38,9 @@ class Message:
     buttons: tuple[Button, ...] = ()
 
     def view(self) -> discord.ui.View | None:
-        """The buttons as a discord.py view. Clicks are routed by custom_id through a
-        registered DynamicItem, so the view is stopped before it is sent: discord.py then
-        does not track it (an ephemeral view would time out after 15 minutes and, on
-        removal, unregister the DynamicItem's pattern for every message)."""
+        """The buttons as a discord.py view. Clicks are answered by custom_id in
+        on_interaction, so the view is stopped before it is sent: discord.py then does not
+        track it (a view kept for every message sent would never be let go)."""
         if not self.buttons:
             return None
         view = discord.ui.View(timeout=None)

@@ -1,5 +1,6 @@
-"""Interaction handlers: parse a Discord interaction into the core's request, let the
-core handle it, render the reply and deliver it in time. No quiz rules here."""
+"""Interaction handlers, one per kind of interaction (a command, a button, a form, a bank
+file): each reads it into the core's request, lets the core handle it and delivers the
+rendered reply in time, as the core declares. No quiz rules here."""
 
 from __future__ import annotations
 
@@ -9,26 +10,20 @@ from collections.abc import Awaitable
 
 import discord
 
-from bot.persistence import StoreError
 from bot.services.channel import notice
-from bot.services.dispatch import expected_delivery
+from bot.services.dispatch import expected_delivery, permits, traits
 from bot.services.engine import Engine
+from bot.services.errors import StoreError
 from bot.services.requests import (
-    BankRequest,
-    CompetitionEnd,
-    CompetitionStandings,
-    CompetitionStart,
+    About,
     Context,
-    DailyOff,
-    DailyOn,
-    DailyStatus,
     Delivery,
-    InsightRequest,
-    RaceStart,
-    RaceStop,
+    ProposeQuestion,
     Reply,
     Request,
+    Traits,
     UploadBank,
+    button,
 )
 from bot.services.workspace_banks import MAX_UPLOAD_BYTES
 from bot.ui import i18n
@@ -36,7 +31,7 @@ from bot.ui.views import Notice
 
 from .deliver import CONNECTION_ERRORS, defer, deliver, try_again
 from .forms import proposal_form, proposal_of
-from .parse import can_post, context_of, in_server, log_context, others_read
+from .parse import can_post, context_of, in_server, log_context
 from .phrases import TEXT
 from .render import render
 
@@ -46,11 +41,31 @@ log = logging.getLogger(__name__)
 # deferred first, leaving a margin for the network.
 ACK_BUDGET = 2.0
 
-# Requests that make the bot post in the channel later: refused where it may not post.
-_POSTS = (DailyOn, RaceStart, CompetitionStart)
-_CHANNEL_PLAY = (*_POSTS, DailyOff, DailyStatus, RaceStop, CompetitionEnd, CompetitionStandings)
-# What is about a server: only in one that added the bot.
-_ABOUT_A_SERVER = (*_CHANNEL_PLAY, BankRequest, InsightRequest)
+# Why a request about a server is refused in a direct message, by what it is about.
+_IN_A_DM = {
+    About.CHANNEL_PLAY: "dm_no_channel_play",
+    About.BANKS: "dm_no_banks",  # a DM is nobody's server: no admin, no banks
+    About.INSIGHTS: "dm_no_insights",  # insights are about a server's team
+}
+
+
+def _unserved(interaction: discord.Interaction, declared: Traits) -> str | None:
+    """Why a request cannot be served where it was made, by what the core declares of it:
+    channel play, a server's own banks and its insights happen in a server that added the
+    bot; what makes the bot post, only where it may post."""
+    if declared.about is About.PLAYER:
+        return None
+    if interaction.guild_id is None:
+        return _IN_A_DM[declared.about]
+    if not in_server(interaction):  # a player's own install, in a server without the bot
+        return "not_added_here"
+    if declared.posts and not can_post(interaction):
+        return "cannot_post_here"
+    return None
+
+
+def _told(locale: str, key: str) -> Notice:
+    return Notice(locale, key, TEXT.t(locale, key))
 
 
 class Handlers:
@@ -62,11 +77,16 @@ class Handlers:
         self.admin_role = admin_role
 
     async def handle(self, interaction: discord.Interaction, request: Request) -> None:
-        """Any command or button: the core's reply, delivered as it decides. A button's
-        custom_id is the whole request; a command's options were parsed by the tree."""
+        """A command (its options parsed by the tree), a button or a form: the core's
+        reply, delivered as the core declares."""
         context = context_of(interaction, self.admin_role)
         work = self._reply(interaction, request, context)
-        await self._answer(interaction, work, expected_delivery(request))
+        await self._answer(interaction, work, expected_delivery(request, context))
+
+    async def click(self, interaction: discord.Interaction) -> None:
+        """A button: its custom_id, decoded here once, is the whole request (one the bot
+        did not make is the core's to refuse, in the player's language)."""
+        await self.handle(interaction, button(dict(interaction.data or {}).get("custom_id")))
 
     async def upload(
         self,
@@ -75,11 +95,11 @@ class Handlers:
         allow_missing: bool,
         language: str | None,
     ) -> None:
-        """A bank file: acknowledged first ("thinking…", privately), as a download may
-        outlast Discord's 3 seconds; the reply follows when the core has checked it."""
+        """A bank file: acknowledged first ("thinking…"), as a download may outlast
+        Discord's 3 seconds; the reply follows when the core has checked it."""
         context = context_of(interaction, self.admin_role)
         with log_context(interaction):
-            await self._acknowledge(interaction, Delivery.PRIVATE)
+            await self._acknowledge(interaction, traits(UploadBank).delivery)
         work = self._uploaded(interaction, file, allow_missing, language, context)
         await self._answer(interaction, work, expected=None)
 
@@ -91,11 +111,11 @@ class Handlers:
         language: str | None,
         context: Context,
     ) -> Reply:
-        """Downloads only what the core may save: never a member's file (the core refuses
-        members before reading one), nor one larger than the core takes (by the size
+        """Downloads only what the core may save: never the file of a member the core
+        refuses (before reading it), nor one larger than the core takes (by the size
         Discord declares)."""
         data = b""
-        if context.is_admin and file.size <= MAX_UPLOAD_BYTES:
+        if permits(self.engine, UploadBank, context) and file.size <= MAX_UPLOAD_BYTES:
             try:
                 data = await file.read()
             except (discord.HTTPException, *CONNECTION_ERRORS) as exc:
@@ -107,14 +127,13 @@ class Handlers:
 
     async def propose(self, interaction: discord.Interaction) -> None:
         """/quiz-propose: the proposal form, in the member's language (a modal must be the
-        first response, so there is no deferring it)."""
+        first response, so there is no deferring it), where a proposal can be made."""
         context = context_of(interaction, self.admin_role)
         with log_context(interaction):
             locale = await self._locale(interaction, context)
-            if not in_server(interaction):
-                key = "dm_no_banks" if interaction.guild_id is None else "not_added_here"
-                refusal = Notice(locale, key, TEXT.t(locale, key))
-                await deliver(interaction, render(refusal), Delivery.PRIVATE)
+            unserved = _unserved(interaction, traits(ProposeQuestion))
+            if unserved is not None:
+                await deliver(interaction, render(_told(locale, unserved)), Delivery.PRIVATE)
                 return
             try:
                 await interaction.response.send_modal(proposal_form(locale))
@@ -142,25 +161,12 @@ class Handlers:
     async def _reply(
         self, interaction: discord.Interaction, request: Request, context: Context
     ) -> Reply:
-        """Channel play, a server's own banks and its insights happen in a server that
-        added the bot; channel play only where the bot may post."""
-        refusal = None
-        # A player's own install, used in a server that did not add the bot.
-        unadded = interaction.guild_id is not None and not in_server(interaction)
-        if isinstance(request, _ABOUT_A_SERVER) and unadded:
-            refusal = "not_added_here"
-        elif isinstance(request, BankRequest) and interaction.guild_id is None:
-            refusal = "dm_no_banks"  # a DM is nobody's server: no admin, no banks
-        elif isinstance(request, _CHANNEL_PLAY) and interaction.guild_id is None:
-            refusal = "dm_no_channel_play"
-        elif isinstance(request, InsightRequest) and interaction.guild_id is None:
-            refusal = "dm_no_insights"  # insights are about a server's team
-        elif isinstance(request, _POSTS) and not can_post(interaction):
-            refusal = "cannot_post_here"
-        if refusal is None:
+        """The core's reply, unless the request cannot be served where it was made."""
+        unserved = _unserved(interaction, traits(type(request)))
+        if unserved is None:
             return await self.engine.handle(request, context)
         locale = await self.engine.locale_for(context.player, context.platform_locale)
-        return Reply(Notice(locale, refusal, TEXT.t(locale, refusal)), Delivery.PRIVATE)
+        return Reply(_told(locale, unserved), Delivery.PRIVATE)
 
     async def _answer(
         self,
@@ -171,12 +177,8 @@ class Handlers:
         """Run the core's work; answer directly when it is quick, else acknowledge first
         so Discord's 3 seconds are never missed (``expected`` None: acknowledged already).
         The acknowledgement must be chosen before the reply is known: by the delivery the
-        request most likely gets."""
+        core declares for the request."""
         with log_context(interaction):
-            if interaction.message is None and expected is Delivery.REPLACE:
-                expected = Delivery.PRIVATE  # only a button's message can be replaced
-            if others_read(interaction) and expected is Delivery.PUBLIC:
-                expected = Delivery.PRIVATE  # as the reply will be (below)
             task = asyncio.ensure_future(work)
             # A budget of 0 means: always acknowledge first.
             if expected is not None and not (
@@ -190,11 +192,6 @@ class Handlers:
                 message, delivery = try_again(interaction), Delivery.PRIVATE
             else:
                 message, delivery = render(reply.view), reply.delivery
-            if delivery is Delivery.REPLACE and interaction.message is None:
-                delivery = Delivery.PRIVATE
-            # A player's own standings (their own workspace) are not the room's.
-            if delivery is Delivery.PUBLIC and others_read(interaction):
-                delivery = Delivery.PRIVATE
             await deliver(interaction, message, delivery)
 
     async def _acknowledge(self, interaction: discord.Interaction, expected: Delivery) -> None:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.operations import metrics
+
 LIBRARY_LOGGER = "discord.client"
 _RECONNECT = "Attempting a reconnect"
 
@@ -28,6 +30,7 @@ class OutageFilter(logging.Filter):
         if not str(record.msg).startswith(_RECONNECT):
             return True
         reason = record.exc_info[1] if record.exc_info else None
+        metrics.GATEWAY_RECONNECTS.inc()
         first = self.first_failure
         if not self.connected_once and first is not None and not first.done():
             first.set_result(reason or ConnectionError("no connection"))

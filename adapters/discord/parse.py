@@ -85,4 +85,5 @@ def context_of(interaction: discord.Interaction, admin_role: str | None) -> Cont
         scope_of(interaction),
         str(interaction.locale),
         is_admin(interaction, admin_role),
+        others_read=others_read(interaction),
     )

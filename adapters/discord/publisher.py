@@ -15,8 +15,8 @@ class DiscordPublisher:
     """Posts with the bot's own token through the REST API: unlike an interaction's
     token, it does not expire after 15 minutes, so a reveal hours later can still be
     posted, and a post can be edited (its answer count) as long as the message exists.
-    The reference is the message id. Buttons are routed by their custom_id (QuizButton),
-    so they keep working after a restart."""
+    The reference is the message id. Buttons are answered by their custom_id alone
+    (on_interaction), so they keep working after a restart."""
 
     def __init__(self, client: discord.Client) -> None:
         self.client = client

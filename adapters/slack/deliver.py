@@ -14,10 +14,9 @@ from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from bot.operations import metrics
+from bot.services.channel import notice
 from bot.services.requests import Delivery, Reply
 from bot.ui import i18n
-from bot.ui.messages import t
-from bot.ui.views import Notice
 
 from . import retries
 from .publisher import NOT_A_MEMBER
@@ -69,7 +68,7 @@ class Replier:
         except Exception:
             log.exception("could not render a %s for Slack", type(reply.view).__name__)
             locale = str(getattr(reply.view, "locale", i18n.DEFAULT_LOCALE))
-            message = render(Notice(locale, "try_again", t(locale, "try_again")))
+            message = render(notice(locale, "try_again"))
             delivery = Delivery.PRIVATE
         seen = retries.Retried()
         client = AsyncWebhookClient(

@@ -1,4 +1,6 @@
-"""Thin bolt listeners: acknowledge at once, parse, let the core handle it, deliver."""
+"""Bolt handlers, one per kind of Slack request (a command, a click, a form's submission,
+an app event): acknowledge at once, take the request as the middleware read it, let the
+core handle it, deliver."""
 
 from __future__ import annotations
 
@@ -8,8 +10,7 @@ from collections.abc import Awaitable, Callable, Collection
 from typing import Any
 
 import aiohttp
-from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltRequest, AsyncRespond
-from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncBoltContext
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -17,15 +18,17 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.domain import actions
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.operations import logs
+from bot.services.channel import notice
+from bot.services.dispatch import localized, permits, refusal
 from bot.services.engine import Engine
-from bot.services.requests import Click, Context, Delivery, Reply, Request, UploadBank
+from bot.services.requests import Context, Delivery, Reply, Request, UploadBank
 from bot.services.workspace_banks import MAX_UPLOAD_BYTES
-from bot.ui.messages import t
 from bot.ui.views import Notice
 
 from . import files, modals, parse
 from .deliver import PLATFORM, Replier, post_privately
 from .installations import Clients
+from .middleware import read_of
 from .people import People
 from .phrases import TEXT
 from .retries import api_error
@@ -48,34 +51,154 @@ def _log_fields(request: Asked, body: dict[str, Any]) -> dict[str, str]:
     }
 
 
-def _notice(locale: str, key: str, text: str) -> Reply:
-    return Reply(Notice(locale, key, text), Delivery.PRIVATE)
+def _private(view: Notice) -> Reply:
+    return Reply(view, Delivery.PRIVATE)
 
 
-class Removals(AsyncMiddleware):
-    """``app_uninstalled`` and ``tokens_revoked`` (the bot's): the workspace's installation
-    goes at once, its quiz data after the grace period (unless it installs again). Done
-    before Slack gets its 200, as middleware: bolt acknowledges an event before running
-    its listener, so an event whose write failed would be lost, not sent again."""
-
-    def __init__(self, engine: Engine, clients: Clients):
-        self._engine = engine
-        self._clients = clients
-
-    async def async_process(
+class Handlers:
+    def __init__(
         self,
-        *,
-        req: AsyncBoltRequest,
-        resp: BoltResponse,
-        next: Callable[[], Awaitable[BoltResponse]],
-    ) -> BoltResponse:
-        if not parse.app_event(req.body):
-            return await next()
-        removal = parse.removal(req.body)
-        if removal is not None:
-            await self._engine.installs.left(ScopeRef(PLATFORM, removal.team_id))
-            self._clients.drop(removal.team_id)
+        engine: Engine,
+        people: People,
+        clients: Clients,
+        replier: Replier,
+        admins: Collection[str] = (),
+    ):
+        """``admins``: member ids with admin rights besides the workspace's admins and
+        owners."""
+        self._engine = engine
+        self._people = people
+        self._clients = clients
+        self._replier = replier
+        self._admins = admins
+
+    async def command(
+        self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+    ) -> None:
+        """``/quiz``: a request, or a form to fill in first."""
+        await ack()
+        command = read_of(context, parse.Command)
+        if command is None:
+            return
+        asked = parse.request(command.text)
+        if isinstance(asked, parse.OpenForm):
+            await self._open_form(command, asked.form, body, client)
+        else:
+            await self._serve(command, asked, body)
+
+    async def click(self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext) -> None:
+        """A button: the request its action id stands for, decoded when it was read."""
+        await ack()
+        click = read_of(context, parse.Click)
+        if click is not None:
+            await self._serve(click, click.request, body)
+
+    async def submitted(
+        self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+    ) -> None:
+        """A form, submitted: a proposal, or a bank file (downloaded first); an upload
+        missing its file stays open, saying so."""
+        sent = read_of(context, parse.Submission)
+        if sent is None:
+            await ack()
+            return
+        upload = modals.upload(sent.values) if sent.form == parse.UPLOAD_FORM else None
+        if upload is not None and upload.problem:
+            await ack(response_action="errors", errors=modals.errors(sent.locale, upload.problem))
+            return
+        await ack()  # closes the modal; the reply follows as a private message
+        with logs.bind(**_log_fields(sent, body)):
+            asker = await self._context(sent)
+            asked = (
+                modals.proposal(sent.values)
+                if upload is None
+                else await self._bank_file(sent, upload, asker, client)
+            )
+            reply = asked if isinstance(asked, Reply) else await self._engine.handle(asked, asker)
+            await post_privately(client, sent.channel_id, sent.user_id, reply)
+
+    async def app_event(
+        self, context: AsyncBoltContext, next: Callable[[], Awaitable[None]]
+    ) -> BoltResponse | None:
+        """``app_uninstalled`` and ``tokens_revoked`` (the bot's): the workspace's
+        installation goes at once, its quiz data after the grace period (unless it installs
+        again). A middleware, written before Slack gets its 200: bolt acknowledges an event
+        before running its listener, so an event whose write failed would be lost, not
+        sent again."""
+        event = read_of(context, parse.AppEvent)
+        if event is None:
+            await next()
+            return None
+        if event.removal:
+            await self._engine.installs.left(ScopeRef(PLATFORM, event.team_id))
+            self._clients.drop(event.team_id)
         return BoltResponse(status=200, body="")
+
+    async def _context(self, asked: Asked) -> Context:
+        # Cached after a player's first request; it gives replies their language.
+        person = await self._people.lookup(asked.team_id, asked.user_id, asked.user_name)
+        return Context(
+            PlayerRef(PLATFORM, asked.user_id, person.name),
+            ScopeRef(PLATFORM, asked.team_id, asked.channel_id),
+            person.locale,
+            person.is_admin or asked.user_id in self._admins,
+        )
+
+    async def _serve(
+        self, asked: parse.Command | parse.Click, request: Request, body: dict[str, Any]
+    ) -> None:
+        with logs.bind(**_log_fields(asked, body)):
+            reply = await self._engine.handle(request, await self._context(asked))
+            await self._replier.deliver(asked.response_url, reply)
+
+    async def _open_form(
+        self, command: parse.Command, form: str, body: dict[str, Any], client: AsyncWebClient
+    ) -> None:
+        """Open the form's modal (Slack takes the trigger_id for 3 s only); a member the
+        core would refuse an upload is told at once rather than after filling in the form."""
+        with logs.bind(**_log_fields(command, body)):
+            asker = await localized(self._engine, await self._context(command))
+            locale, upload = asker.locale, form == parse.UPLOAD_FORM
+            refused = refusal(self._engine, UploadBank, asker) if upload else None
+            if refused is not None:
+                await self._replier.deliver(command.response_url, _private(refused))
+                return
+            build = modals.upload_view if upload else modals.proposal_view
+            try:
+                await client.views_open(
+                    trigger_id=str(body.get("trigger_id")), view=build(locale, command.channel_id)
+                )
+            except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
+                problem = api_error(exc) if isinstance(exc, SlackApiError) else type(exc).__name__
+                log.warning("views.open failed: %s", problem)
+                await self._replier.deliver(
+                    command.response_url, _private(notice(locale, "try_again"))
+                )
+
+    async def _bank_file(
+        self, sent: parse.Submission, form: modals.Upload, asker: Context, client: AsyncWebClient
+    ) -> Reply | UploadBank:
+        """The upload the form asks for, or why its file could not be read."""
+        if not form.files:
+            return UploadBank(
+                form.pasted_name, form.pasted.encode(), form.allow_missing, form.language
+            )
+        chosen = form.files[0]
+        if not permits(self._engine, UploadBank, asker):  # refused unread: nothing to download
+            return UploadBank(chosen.name, b"", form.allow_missing, form.language)
+        try:
+            data = await files.download(
+                self._replier.session,
+                chosen.url,
+                str(client.token),
+                client.base_url,
+                MAX_UPLOAD_BYTES,
+            )
+        except files.DownloadError as exc:
+            log.warning("could not download an uploaded bank file: %s", exc)
+            text = TEXT.t(sent.locale, "download_failed", name=chosen.name, problem=str(exc))
+            return _private(Notice(sent.locale, "download_failed", text))
+        return UploadBank(chosen.name, data, form.allow_missing, form.language)
 
 
 def register(
@@ -86,120 +209,10 @@ def register(
     replier: Replier,
     admins: Collection[str] = (),
 ) -> None:
-    """``admins``: member ids with admin rights besides the workspace's admins and owners."""
-
-    async def context_for(asked: Asked) -> Context:
-        # Cached after a player's first request; it gives replies their language.
-        person = await people.lookup(asked.team_id, asked.user_id, asked.user_name)
-        return Context(
-            PlayerRef(PLATFORM, asked.user_id, person.name),
-            ScopeRef(PLATFORM, asked.team_id, asked.channel_id),
-            person.locale,
-            person.is_admin or asked.user_id in admins,
-        )
-
-    async def serve(
-        asked: parse.Command | parse.Click,
-        request: Request,
-        body: dict[str, Any],
-        respond: AsyncRespond,
-    ) -> None:
-        with logs.bind(**_log_fields(asked, body)):
-            reply = await engine.handle(request, await context_for(asked))
-            await replier.deliver(str(respond.response_url), reply)
-
-    async def open_form(
-        command: parse.Command, form: str, body: dict[str, Any], client: AsyncWebClient
-    ) -> None:
-        """Open the form's modal (Slack takes the trigger_id for 3 s only); a member who
-        is not an admin is told at once rather than after filling in an upload form."""
-        with logs.bind(**_log_fields(command, body)):
-            context = await context_for(command)
-            locale = await engine.locale_for(context.player, context.platform_locale)
-            if form == parse.UPLOAD_FORM and not context.is_admin:
-                refused = _notice(locale, "admin_only", t(locale, "admin_only"))
-                await replier.deliver(command.response_url, refused)
-                return
-            build = modals.upload_view if form == parse.UPLOAD_FORM else modals.proposal_view
-            try:
-                await client.views_open(
-                    trigger_id=str(body.get("trigger_id")), view=build(locale, command.channel_id)
-                )
-            except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
-                problem = api_error(exc) if isinstance(exc, SlackApiError) else type(exc).__name__
-                log.warning("views.open failed: %s", problem)
-                failed = _notice(locale, "try_again", t(locale, "try_again"))
-                await replier.deliver(command.response_url, failed)
-
-    async def bank_file(
-        sent: parse.Submission, form: modals.Upload, admin: bool, client: AsyncWebClient
-    ) -> Reply | UploadBank:
-        """The upload the form asks for, or why its file could not be read."""
-        if not form.files:
-            return UploadBank(
-                form.pasted_name, form.pasted.encode(), form.allow_missing, form.language
-            )
-        chosen = form.files[0]
-        if not admin:  # the core refuses it before reading it: nothing to download
-            return UploadBank(chosen.name, b"", form.allow_missing, form.language)
-        try:
-            data = await files.download(
-                replier.session, chosen.url, str(client.token), client.base_url, MAX_UPLOAD_BYTES
-            )
-        except files.DownloadError as exc:
-            log.warning("could not download an uploaded bank file: %s", exc)
-            text = TEXT.t(sent.locale, "download_failed", name=chosen.name, problem=str(exc))
-            return _notice(sent.locale, "download_failed", text)
-        return UploadBank(chosen.name, data, form.allow_missing, form.language)
-
-    @app.command(parse.COMMAND)
-    async def quiz_command(
-        ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond, client: AsyncWebClient
-    ) -> None:
-        await ack()
-        command = parse.command(body)
-        if command is None:  # RefuseUnreadable turned it away already
-            return
-        asked = parse.request(command.text)
-        if isinstance(asked, parse.OpenForm):
-            await open_form(command, asked.form, body, client)
-        else:
-            await serve(command, asked, body, respond)
-
-    @app.action(ACTIONS)
-    async def quiz_click(ack: AsyncAck, body: dict[str, Any], respond: AsyncRespond) -> None:
-        await ack()
-        click = parse.click(body)
-        if click is not None:
-            await serve(click, Click(click.action_id), body, respond)
-
-    @app.view(parse.UPLOAD_FORM)
-    async def upload_submitted(ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient) -> None:
-        sent = parse.submission(body)
-        if sent is None:  # RefuseUnreadable turned it away already
-            await ack()
-            return
-        form = modals.upload(sent.values)
-        if form.problem:  # the modal stays open, saying what is missing
-            await ack(response_action="errors", errors=modals.errors(sent.locale, form.problem))
-            return
-        await ack()  # closes the modal; the reply follows as a private message
-        with logs.bind(**_log_fields(sent, body)):
-            context = await context_for(sent)
-            upload = await bank_file(sent, form, context.is_admin, client)
-            reply = upload if isinstance(upload, Reply) else await engine.handle(upload, context)
-            await post_privately(client, sent.channel_id, sent.user_id, reply)
-
-    @app.view(parse.PROPOSAL_FORM)
-    async def proposal_submitted(
-        ack: AsyncAck, body: dict[str, Any], client: AsyncWebClient
-    ) -> None:
-        await ack()
-        sent = parse.submission(body)
-        if sent is None:  # RefuseUnreadable turned it away already
-            return
-        with logs.bind(**_log_fields(sent, body)):
-            reply = await engine.handle(modals.proposal(sent.values), await context_for(sent))
-            await post_privately(client, sent.channel_id, sent.user_id, reply)
-
-    app.use(Removals(engine, clients))
+    """The handlers, each for its kind of request; ``admins`` as for Handlers."""
+    handlers = Handlers(engine, people, clients, replier, admins)
+    app.command(parse.COMMAND)(handlers.command)
+    app.action(ACTIONS)(handlers.click)
+    for form in parse.FORMS:
+        app.view(form)(handlers.submitted)
+    app.use(handlers.app_event)

@@ -1,5 +1,6 @@
 """Slack payloads to typed requests. Pure: anything malformed becomes None, so a
-garbage payload is refused before any handler (or bolt's own matchers) reads it."""
+garbage payload is refused before any handler (or bolt's own matchers) reads it; what is
+read is read once (``read``), and kept for the handler."""
 
 from __future__ import annotations
 
@@ -9,7 +10,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from bot.services.engine import PERIODS
+from bot.domain.periods import ALL, CALENDAR_PERIODS, ROLLING_WINDOWS
+from bot.services import requests
 from bot.services.requests import (
     CompetitionEnd,
     CompetitionStandings,
@@ -117,23 +119,35 @@ class SlackFile:
 
 @dataclass(frozen=True)
 class Click:
-    """A button click (``block_actions``)."""
+    """A button click (``block_actions``): the request its action id stands for."""
 
     team_id: str
     channel_id: str
     user_id: str
-    action_id: str
+    request: requests.Click
     response_url: str
     user_name: str  # the Slack handle, as for Command
 
 
 @dataclass(frozen=True)
-class Removal:
-    """An Events API notice that a workspace removed the app: ``app_uninstalled``, or
-    ``tokens_revoked`` naming the bot's token."""
+class AppEvent:
+    """An Events API callback of an event the app subscribes to (APP_EVENTS);
+    ``removal``: the workspace removed the app (``app_uninstalled``, or
+    ``tokens_revoked`` naming the bot's token; a revoked user token concerns none this
+    app keeps: it asks for no user scopes)."""
 
     team_id: str
     event: str
+    removal: bool
+
+
+@dataclass(frozen=True)
+class Verification:
+    """Slack checking the events URL (bolt answers it)."""
+
+
+# Every request this app serves, as read.
+Read = Command | Click | Submission | AppEvent | Verification
 
 
 def _text(value: object) -> str | None:
@@ -178,7 +192,7 @@ def click(body: Mapping[str, Any]) -> Click | None:
     if not (team and channel and user_id and action_id and response_url):
         return None
     handle = _text(_get(user, "username")) or _text(_get(user, "name")) or user_id
-    return Click(team, channel, user_id, action_id, response_url, handle)
+    return Click(team, channel, user_id, requests.button(action_id), response_url, handle)
 
 
 def metadata(channel_id: str, locale: str) -> str:
@@ -236,39 +250,29 @@ def submission(body: Mapping[str, Any]) -> Submission | None:
     return Submission(team, opened[0], user_id, handle, form, opened[1], values)
 
 
-def app_event(body: Mapping[str, Any]) -> tuple[str, Mapping[str, Any]] | None:
-    """The team and event of an app_uninstalled or tokens_revoked callback."""
+def _app_event(body: Mapping[str, Any]) -> AppEvent | None:
     event, team = body.get("event"), _text(body.get("team_id"))
     if body.get("type") != "event_callback" or not (isinstance(event, Mapping) and team):
         return None
-    return (team, event) if _get(event, "type") in APP_EVENTS else None
-
-
-def removal(body: Mapping[str, Any]) -> Removal | None:
-    """The workspace that removed the app, or None (a revoked user token concerns none
-    this app keeps: it asks for no user scopes)."""
-    found = app_event(body)
-    if found is None:
+    kind = event.get("type")
+    if kind not in APP_EVENTS:
         return None
-    team, event = found
-    kind = str(event["type"])
-    bots = _get(_get(event, "tokens"), "bot")
-    if kind == "tokens_revoked" and not (isinstance(bots, list) and bots):
-        return None
-    return Removal(team, kind)
+    bots = _get(event.get("tokens"), "bot")
+    revoked = isinstance(bots, list) and bool(bots)
+    return AppEvent(team, str(kind), removal=kind == "app_uninstalled" or revoked)
 
 
-def understood(body: object) -> bool:
-    """Whether a request is one this app serves, in a shape it can read."""
+def read(body: object) -> Read | None:
+    """A request this app serves, as read from a shape it can read; None for any other."""
     if not isinstance(body, Mapping):
-        return False
+        return None
     if body.get("type") == "url_verification":  # Slack checking the events URL
-        return isinstance(body.get("challenge"), str)
+        return Verification() if isinstance(body.get("challenge"), str) else None
     if "event" in body:
         # Bolt reads `event` on every request and fails on a non-dict; only the app's
         # own lifecycle events are subscribed.
-        return app_event(body) is not None
-    return any(read(body) is not None for read in (command, click, submission))
+        return _app_event(body)
+    return command(body) or click(body) or submission(body)
 
 
 def request(text: str) -> Request | OpenForm:
@@ -289,7 +293,7 @@ def request(text: str) -> Request | OpenForm:
         case "leaderboard" if COMPETITION in (w.casefold() for w in rest):
             return CompetitionStandings()
         case "leaderboard":
-            return ShowLeaderboard(*_period_and_topic(rest))
+            return ShowLeaderboard(*_period_and_topic(rest, CALENDAR_PERIODS))
         case "lang":
             return SetLanguage(" ".join(rest))
         case "stats":
@@ -299,7 +303,7 @@ def request(text: str) -> Request | OpenForm:
         case "remind":
             return _remind(rest)
         case "insights":
-            period, topic = _period_and_topic(rest)
+            period, topic = _period_and_topic(rest, ROLLING_WINDOWS)
             return ShowInsights(topic, period)
         case "dashboard":
             return ShowDashboard()
@@ -331,10 +335,11 @@ _START = re.compile(
 )
 
 
-def _period_and_topic(rest: list[str]) -> tuple[str, str | None]:
-    """``[week|month|all] [topic]`` in either order (leaderboards and insights)."""
-    period = next((w.casefold() for w in rest if w.casefold() in PERIODS), "all")
-    topic = " ".join(w for w in rest if w.casefold() not in PERIODS)
+def _period_and_topic(rest: list[str], periods: tuple[str, ...]) -> tuple[str, str | None]:
+    """``[week|month|all] [topic]`` in either order: a leaderboard's calendar period or
+    insights' rolling window."""
+    period = next((w.casefold() for w in rest if w.casefold() in periods), ALL)
+    topic = " ".join(w for w in rest if w.casefold() not in periods)
     return period, topic[:MAX_TOPIC] or None
 
 

@@ -11,10 +11,8 @@ from typing import Any
 import aiohttp
 from aiohttp import web
 from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
-from slack_bolt.async_app import AsyncApp, AsyncBoltRequest
-from slack_bolt.middleware.async_middleware import AsyncMiddleware
+from slack_bolt.async_app import AsyncApp
 from slack_bolt.oauth.async_oauth_settings import AsyncOAuthSettings
-from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
@@ -23,9 +21,10 @@ from bot.operations.sealing import Sealer, keys_of
 from bot.services.engine import Engine
 
 from ..errors import SetupError
-from . import handlers, parse, retries
+from . import handlers, retries
 from .deliver import PLATFORM, Replier
 from .installations import Clients, SlackInstallations, StoredAuthorize, StoredStates
+from .middleware import RefuseUnreadable
 from .people import People
 from .publisher import SlackPublisher
 from .settings import EVENTS_PATH, INSTALL_PATH, REDIRECT_PATH, SlackSettings
@@ -44,24 +43,6 @@ NOT_INSTALLED = (
     "quizbot is not installed in this workspace (any more): an admin can add it again"
     " from its Add to Slack page."
 )
-
-
-class RefuseUnreadable(AsyncMiddleware):
-    """Runs after the signature check and before anything else reads the body: bolt's
-    matchers and argument injection raise on, say, an empty ``actions`` list. A class,
-    not a function middleware, because bolt builds a function's arguments from the body."""
-
-    async def async_process(
-        self,
-        *,
-        req: AsyncBoltRequest,
-        resp: BoltResponse,
-        next: Callable[[], Awaitable[BoltResponse]],
-    ) -> BoltResponse:
-        if parse.understood(req.body):
-            return await next()
-        log.warning("refused a Slack request this app does not understand")
-        return BoltResponse(status=400, body="")
 
 
 def _add_to_slack(

@@ -1,6 +1,6 @@
 """The dashboard's pages as HTML text: one shell (navigation, languages, styles inline)
-and a builder per page. Every text that comes from a bank, a player or a request is
-escaped here; the charts escape their own."""
+and the pieces each page (``render.py``) is built of. Every text that comes from a bank, a
+player or a request is escaped here or in ``render.py``; the charts escape their own."""
 
 from __future__ import annotations
 

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 MAX_LENGTH = 100
 PREFIX = "qz:"
-RUN_ID = re.compile(r"^[a-z0-9]{8,32}$")
 _ANSWER = re.compile(r"^qz:a:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 _NEXT = re.compile(r"^qz:n:([a-z0-9]{8,32}):(\d{1,3})$")
 _DAILY = re.compile(r"^qz:d:([a-z0-9]{8,32}):(\d)$")
@@ -25,8 +24,6 @@ _RACE = re.compile(r"^qz:r:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 _PROPOSAL = re.compile(r"^qz:p:(\d{8,18}):([01])$")
 _DASHBOARD = "qz:l:dashboard"
 _FORGET = "qz:f:confirmed"
-# For adapters that route by pattern (Slack's app.action, Discord's DynamicItem template).
-PATTERN = r"qz:[andrplf]:[a-z0-9]{8,32}(?::\d{1,3})?(?::\d)?"
 
 
 @dataclass(frozen=True)
@@ -104,8 +101,6 @@ Action = (
     | DashboardAction
     | ForgetAction
 )
-# Clicks that act for the caller (their rights, their data), not on a quiz run.
-CALLER_ACTIONS = (ProposalAction, DashboardAction, ForgetAction)
 
 
 def decode(value: object) -> Action | None:

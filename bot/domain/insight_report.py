@@ -8,7 +8,8 @@ from every source, in order), so they can be checked against a hand-computed fix
   their accuracy is under 20 % (a wrong key or an ambiguous question) or over 95 % (too
   easy), or once it has ``MIN_ANSWERS`` answers and a choice nobody picked (a distractor
   that fools no one).
-- Days are UTC days; "week" and "month" are the last 7 and 30 days.
+- Days are UTC days; a report's period is a rolling window (``bot.domain.periods``):
+  "week" and "month" are the last 7 and 30 days.
 """
 
 from __future__ import annotations
@@ -18,9 +19,10 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from bot.domain.periods import window_start
+
 MIN_ANSWERS = 20
 TOO_HARD, TOO_EASY = 0.20, 0.95
-PERIOD_DAYS = {"week": 7, "month": 30, "all": None}
 
 
 @dataclass(frozen=True)
@@ -110,11 +112,6 @@ def percent(part: float, whole: int) -> int | None:
     return round(100 * part / whole) if whole else None
 
 
-def period_start(period: str, now: float) -> float | None:
-    days = PERIOD_DAYS[period]
-    return None if days is None else now - days * 86400
-
-
 def day_of(at: float) -> date:
     return datetime.fromtimestamp(at, UTC).date()
 
@@ -142,7 +139,7 @@ def build(
     """The report of the answers in ``period`` (of ``topic``, else every topic).
     ``question(bank_id, question_id)`` gives (choices, right choice) for a question that
     still exists; answers to questions gone from their banks are left out."""
-    since = period_start(period, now)
+    since = window_start(period, now)
     seen: set[tuple[str, str, str]] = set()
     picks: dict[tuple[str, str], list[int]] = {}
     firsts: dict[tuple[str, str], list[int]] = {}  # [first tries, right]

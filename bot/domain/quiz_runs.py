@@ -53,10 +53,6 @@ class Run:
     def finished(self) -> bool:
         return self.position >= self.total
 
-    @property
-    def current_question_id(self) -> str | None:
-        return None if self.finished else self.question_ids[self.position]
-
     def located(self, position: int) -> tuple[str, str]:
         """The bank id and question id at ``position`` (the last one once finished)."""
         ref = self.question_ids[min(position, self.total - 1)]
@@ -68,9 +64,6 @@ class Run:
     def choice_order(self, question: Question) -> tuple[int, ...]:
         """The run's shuffled order of a question's choices (bank indices), reproducible."""
         return shuffled_order(self.seed, question.id, len(question.choices))
-
-    def letter_of(self, question: Question, choice: int) -> str:
-        return LETTERS[self.choice_order(question).index(choice)]
 
     def after_answer(self, correct: bool, points: int) -> Run:
         # Positional, not dataclasses.replace: this runs twice per answer on the hot path.

@@ -3,7 +3,8 @@
 Personal quizzes
 - A right answer is worth 10 points (easy), 15 (medium) or 20 (hard); a wrong one 0.
 - Only a player's first attempt at a question counts, per workspace: replays are
-  practice and score 0, so replaying a bank cannot farm points.
+  practice and score 0, so replaying a bank cannot farm points; a review never scores
+  (``answers.py`` applies this to each answer).
 
 Daily question (one answer per player per day; scored even if the question was seen
 before, since everyone gets the same question once)

@@ -68,9 +68,19 @@ DAILY_REVEALS = Counter(
     ["outcome"],
     registry=REGISTRY,
 )
+GATEWAY_RECONNECTS = Counter(
+    "quizbot_gateway_reconnect_attempts",
+    "Attempts to reconnect to a platform's gateway that failed (each outage retries with backoff).",
+    registry=REGISTRY,
+)
 SCHEDULER_LEADER = Gauge(
     "quizbot_scheduler_leader",
     "1 while this process runs the scheduler (one process does, with several on a database).",
+    registry=REGISTRY,
+)
+SCHEDULER_PASSES = Counter(
+    "quizbot_scheduler_passes",
+    "Passes of the scheduler's loop, leading or not: it is alive when this grows.",
     registry=REGISTRY,
 )
 SCHEDULER_ERRORS = Counter(

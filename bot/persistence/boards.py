@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from bot.domain.answers import Credit
 from bot.domain.identities import ScopeRef
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
-from bot.persistence.rows import ALL_BANKS, BankTotals, Credit, Standing, TotalRow
+from bot.persistence.rows import ALL_BANKS, BankTotals, Standing, TotalRow
 
 
 class BoardRepository:

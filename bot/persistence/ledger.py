@@ -8,13 +8,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TypeVar
 
-from bot.domain.clock import period_keys
+from bot.domain.answers import AnswerRecord, Attempt, Credit, Recorded, score
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.memory import Memory
-from bot.domain.quiz_runs import REVIEW
+from bot.domain.periods import calendar_keys
 from bot.persistence.cards import Review, grade_many
 from bot.persistence.dialect import Connection
-from bot.persistence.rows import ALL_BANKS, AnswerRecord, Credit, Recorded
+from bot.persistence.rows import ALL_BANKS
 
 T = TypeVar("T")
 
@@ -113,7 +113,7 @@ class Ledger:
         rows: dict[tuple[int, str], list[float]] = {}
         for player, scope, bank_id, points, correct, at in answers:
             periods = [
-                *period_keys(at),
+                *calendar_keys(at),
                 *(
                     f"competition:{cid}"
                     for cid, starts, ends, topics in self._running(db, scope)
@@ -164,8 +164,8 @@ def _milliseconds(seconds: float) -> int:
 
 def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) -> list[Recorded]:
     """Write answers set-wise: duplicates (the same run position, already on disk or
-    earlier in this set) change nothing; only a player's first attempt at a question
-    scores (a review run's answers never do); totals, run progress and cards follow."""
+    earlier in this set) change nothing; each other answer counts as ``answers.score``
+    says, given the attempts on record; totals, run progress and cards follow."""
     results: list[Recorded | None] = [None] * len(records)
     first: dict[tuple[str, int], int] = {}
     repeats: dict[int, int] = {}
@@ -187,43 +187,23 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
             shown[run_id] = max(shown.get(run_id, 0.0), answered_at)
             if (run_id, position) in first:
                 results[first[(run_id, position)]] = Recorded(
-                    points, points == 0, True, choice, bool(correct)
+                    points=points,
+                    practice=points == 0,
+                    duplicate=True,
+                    choice=choice,
+                    correct=bool(correct),
                 )
     fresh = [i for i in first.values() if results[i] is None]
-
-    def attempt(record: AnswerRecord) -> tuple[str, str, str, str, str]:
-        run = record.run
-        return (
-            run.player.platform,
-            run.scope.workspace_id,
-            run.player.id,
-            record.bank,
-            record.question_id,
-        )
-
-    wanted = {attempt(records[i]) for i in fresh if records[i].run.bank_id != REVIEW}
-    players: dict[tuple[str, str], set[str]] = {}
-    for platform, workspace, player, _, _ in wanted:
-        players.setdefault((platform, workspace), set()).add(player)
-    tried: set[tuple[str, str, str, str, str]] = set()
-    for (platform, workspace), ids in players.items():
-        for chunk in _chunks(sorted(ids)):  # by the primary key's prefix
-            rows = db.execute(
-                "SELECT * FROM attempts WHERE platform = ? AND workspace_id = ?"
-                f" AND player_id IN ({','.join('?' * len(chunk))})",
-                [platform, workspace, *chunk],
-            ).fetchall()
-            tried.update(row for row in rows if row in wanted)
+    batch = [records[i] for i in fresh]
     answers, attempts, credits, progress, reviews = [], [], [], [], []
-    for i in fresh:
-        record, run = records[i], records[i].run
-        tried_key = attempt(record)
-        review = run.bank_id == REVIEW  # practice by definition: never scores
-        practice = review or tried_key in tried
-        tried.add(tried_key)
-        points = 0 if practice else record.points
-        if not practice:
-            attempts.append(tried_key)
+    scored = score(batch, _tried(db, batch))
+    for i, record, (attempt, practice, points, source) in zip(fresh, batch, scored, strict=True):
+        run = record.run
+        if not practice:  # boards count first attempts, like the points they show
+            attempts.append(attempt)
+            credits.append(
+                Credit(run.player, run.scope, record.bank, points, record.correct, record.at)
+            )
         answers.append(
             (
                 run.id,
@@ -239,21 +219,20 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
                 record.at,
             )
         )
-        if not practice:  # boards count first attempts, like the points they show
-            credits.append(
-                Credit(run.player, run.scope, record.bank, points, record.correct, record.at)
-            )
         progress.append((int(record.correct), points, record.at, run.id))
         # The first question shows when the run starts; a later one after the previous
         # answer's feedback (so its time includes reading that explanation).
         since = run.created_at if run.position == 0 else shown.get(run.id)
         shown[run.id] = record.at
-        source = "review" if review else "practice" if practice else "quiz"
         duration = _milliseconds(record.at - since) if since is not None else None
-        reviews.append(
-            Review(*tried_key, record.choice, record.correct, record.at, duration, source)
+        reviews.append(Review(*attempt, record.choice, record.correct, record.at, duration, source))
+        results[i] = Recorded(
+            points=points,
+            practice=practice,
+            duplicate=False,
+            choice=record.choice,
+            correct=record.correct,
         )
-        results[i] = Recorded(points, practice, False, record.choice, record.correct)
     db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?)", answers)
     db.executemany("INSERT INTO attempts VALUES (?,?,?,?,?)", attempts)
     ledger.credit_many(db, credits)
@@ -270,5 +249,24 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
     for i, original in repeats.items():
         done = results[original]
         assert done is not None
-        results[i] = Recorded(done.points, done.practice, True, done.choice, done.correct)
+        results[i] = replace(done, duplicate=True, due=None)
     return [r for r in results if r is not None]
+
+
+def _tried(db: Connection, records: list[AnswerRecord]) -> set[Attempt]:
+    """Which of the answers' attempts are on record (a review's need no look-up: it
+    never scores)."""
+    wanted = {record.attempt for record in records if not record.review}
+    players: dict[tuple[str, str], set[str]] = {}
+    for platform, workspace, player, _, _ in wanted:
+        players.setdefault((platform, workspace), set()).add(player)
+    tried: set[Attempt] = set()
+    for (platform, workspace), ids in players.items():
+        for chunk in _chunks(sorted(ids)):  # by the primary key's prefix
+            rows = db.execute(
+                "SELECT * FROM attempts WHERE platform = ? AND workspace_id = ?"
+                f" AND player_id IN ({','.join('?' * len(chunk))})",
+                [platform, workspace, *chunk],
+            ).fetchall()
+            tried.update(row for row in rows if row in wanted)
+    return tried

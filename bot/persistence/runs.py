@@ -1,5 +1,5 @@
-"""Personal quizzes: runs, their answers (with the first-attempt rule and the totals, in
-``ledger.py``) and players' names and languages."""
+"""Personal quizzes: runs, their answers (written with the totals in ``ledger.py``, as the
+first-attempt rule in ``bot.domain.answers`` scores them) and players' names and languages."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import json
 
 from cachetools import LRUCache
 
+from bot.domain.answers import AnswerRecord, Recorded
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.quiz_runs import Run
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
 from bot.persistence.ledger import AnswerWork, upsert_player
-from bot.persistence.rows import AnswerRecord, Recorded
 
 CACHED_RUNS = 50_000
 CACHED_PLAYERS = 50_000
@@ -165,14 +165,6 @@ class RunRepository:
             (player.platform, scope.workspace_id, player.id, bank_id),
         )
         return rows[0][0] if rows else None
-
-    async def save_player(self, player: PlayerRef) -> None:
-        """Refresh a player's display name."""
-
-        def work(db: Connection) -> None:
-            upsert_player(db, player)
-
-        await self._database.write(work)
 
     async def set_player_locale(self, player: PlayerRef, locale: str | None) -> None:
         def work(db: Connection) -> None:

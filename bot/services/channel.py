@@ -1,20 +1,19 @@
-"""What channel play's services (``dailies.py``, ``races.py``, ``competitions.py``) share:
-who sent a command, the platforms' publishers, posting that never stops the scheduler,
-and the pieces of views they all build (choices, answer bars, standings rows)."""
+"""What the play services share: the platforms' publishers, posting that never stops the
+scheduler (channel play), and the pieces of views they all build (notices, refusals,
+choices, answer bars, standings rows)."""
 
 from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import Protocol
 
 from bot.content.banks import Bank, Catalog, Question
-from bot.domain import actions
-from bot.domain.identities import PlayerRef, ScopeRef
-from bot.domain.quiz_runs import LETTERS, shuffled_order
+from bot.domain.identities import ScopeRef
+from bot.domain.quiz_runs import LETTERS
 from bot.operations import metrics
 from bot.persistence import ChannelResults, TotalRow
+from bot.services.requests import Context
 from bot.ui.messages import t
 from bot.ui.views import BarRow, ChannelView, ChoiceView, LeaderRow, Notice
 
@@ -64,16 +63,6 @@ class Publishers:
         return platform in self._by_platform
 
 
-@dataclass(frozen=True)
-class Caller:
-    """Who sent a channel command, and where."""
-
-    player: PlayerRef
-    scope: ScopeRef
-    locale: str
-    is_admin: bool = False
-
-
 async def post(publisher: Publisher, scope: ScopeRef, view: ChannelView, what: str) -> str | None:
     """Post in a channel; a platform failure is logged once and counted, and the caller
     goes on (the scheduler must never stop over one channel)."""
@@ -98,48 +87,58 @@ def notice(locale: str, kind: str, **values: object) -> Notice:
 QUOTED = 60  # characters of a bad value quoted back: a pasted novel must not hide the usage
 
 
-def refusal(caller: Caller, kind: str, command: str, **values: object) -> Notice:
+def refusal(context: Context, kind: str, command: str, **values: object) -> Notice:
     """A bad argument: what is wrong; the platform adds the command's usage in its own
     syntax (``command``: daily, race or competition)."""
     quoted = {
         key: value[:QUOTED] + "…" if isinstance(value, str) and len(value) > QUOTED else value
         for key, value in values.items()
     }
-    return Notice(caller.locale, kind, t(caller.locale, kind, **quoted), usage=command)
+    return Notice(context.locale, kind, t(context.locale, kind, **quoted), usage=command)
 
 
 def choices(
-    bank: Bank, question: Question, seed: int, locale: str, action: Callable[[int], str]
+    bank: Bank,
+    question: Question,
+    order: Sequence[int],
+    locale: str,
+    action: Callable[[int], str],
 ) -> tuple[ChoiceView, ...]:
-    order = shuffled_order(seed, question.id, len(question.choices))
+    """A question's choices in their shuffled ``order`` (bank indices), lettered as
+    shown; ``action`` gives a choice's button id from its bank index."""
     return tuple(
-        ChoiceView(LETTERS[shown], bank.text(question.choices[choice], locale), action(choice))
+        ChoiceView(
+            LETTERS[shown], bank.text(question.choices[choice], locale), action(choice), choice
+        )
         for shown, choice in enumerate(order)
     )
+
+
+def choice_of(shown: Sequence[ChoiceView], choice: int) -> ChoiceView:
+    """The shown choice of a bank index."""
+    return next(c for c in shown if c.choice == choice)
 
 
 def bars(
     shown: Sequence[ChoiceView], results: ChannelResults, question: Question
 ) -> tuple[tuple[BarRow, ...], ChoiceView, int]:
     """Distribution rows in the shown order, the right choice and the answer count."""
-    keys = [actions.decode(c.action_id) for c in shown]
-    indices = [getattr(k, "choice", -1) for k in keys]
     total = sum(results.counts.values())
     rows = tuple(
         BarRow(
             c.letter,
             c.text,
-            results.counts.get(i, 0),
-            round(100 * results.counts.get(i, 0) / total) if total else 0,
-            i == question.answer,
+            results.counts.get(c.choice, 0),
+            round(100 * results.counts.get(c.choice, 0) / total) if total else 0,
+            c.choice == question.answer,
         )
-        for c, i in zip(shown, indices, strict=True)
+        for c in shown
     )
-    return rows, shown[indices.index(question.answer)], total
+    return rows, choice_of(shown, question.answer), total
 
 
-def leader_rows(rows: Sequence[TotalRow]) -> tuple[LeaderRow, ...]:
-    return tuple(
-        LeaderRow(r.rank, r.player_id, r.name or r.player_id, r.points, r.correct, r.answered)
-        for r in rows
+def leader_row(row: TotalRow) -> LeaderRow:
+    """A standings row as shown: a player without a known name goes by their id."""
+    return LeaderRow(
+        row.rank, row.player_id, row.name or row.player_id, row.points, row.correct, row.answered
     )

@@ -11,8 +11,9 @@ from bot.domain.clock import Clock
 from bot.domain.competition import Competition
 from bot.domain.identities import ScopeRef
 from bot.persistence import ALL_BANKS, BoardRepository, CompetitionRepository
-from bot.services.channel import Caller, Publishers, leader_rows, notice, post, refusal
+from bot.services.channel import Publishers, leader_row, notice, post, refusal
 from bot.services.library import Library
+from bot.services.requests import Context
 from bot.services.scheduler import Duty
 from bot.ui.messages import t
 from bot.ui.views import Leaderboard, Notice
@@ -37,10 +38,8 @@ class Competitions:
         self._channel_locale = channel_locale
         self.ending = Duty("a competition", self._due, self._finish)
 
-    async def start(self, caller: Caller, name: str, until: str, topics: str | None) -> Notice:
-        loc = caller.locale
-        if not caller.is_admin:
-            return notice(loc, "admin_only")
+    async def start(self, context: Context, name: str, until: str, topics: str | None) -> Notice:
+        loc = context.locale
         now = self._clock.now()
         try:
             end_day = datetime.strptime(until.strip(), "%Y-%m-%d").replace(tzinfo=UTC)
@@ -48,41 +47,43 @@ class Competitions:
             end_day = None
         ends_at = end_day.timestamp() + 86400 if end_day else 0.0  # the end of that day, UTC
         if not name.strip():
-            return refusal(caller, "competition_no_name", "competition")
+            return refusal(context, "competition_no_name", "competition")
         if ends_at <= now:
-            return refusal(caller, "competition_bad_date", "competition", value=until)
+            return refusal(context, "competition_bad_date", "competition", value=until)
         names = [n for n in (topics or "").split(",") if n.strip()]
-        catalog = await self._library.of(caller.scope)
+        catalog = await self._library.of(context.scope)
         banks = [catalog.find(n) for n in names]
         unknown = [n for n, b in zip(names, banks, strict=True) if b is None]
         if unknown:
             return notice(loc, "bad_topics", topics=", ".join(unknown))
         bank_ids = tuple(dict.fromkeys(b.id for b in banks if b))
         created = await self._competitions.create(
-            caller.scope, name.strip()[:100], bank_ids, now, ends_at, caller.player.id
+            context.scope, name.strip()[:100], bank_ids, now, ends_at, context.player.id
         )
         if created is None:
-            running = await self._competitions.running(caller.scope)
+            running = await self._competitions.running(context.scope)
             return notice(loc, "competition_running", name=running.name if running else "")
         titles = ", ".join(b.text(b.title, loc) for b in map(catalog.get, bank_ids) if b) or t(
             loc, "all_topics"
         )
         return notice(loc, "competition_started", name=created.name, until=until, topics=titles)
 
-    async def end(self, caller: Caller) -> Notice:
-        if not caller.is_admin:
-            return notice(caller.locale, "admin_only")
-        running = await self._competitions.running(caller.scope)
+    async def end(self, context: Context) -> Notice:
+        running = await self._competitions.running(context.scope)
         if running is None:
-            return notice(caller.locale, "competition_none")
+            return notice(context.locale, "competition_none")
         await self._finish(running)
-        return notice(caller.locale, "competition_ended", name=running.name)
+        return notice(context.locale, "competition_ended", name=running.name)
 
-    async def standings(self, caller: Caller) -> Leaderboard | Notice:
-        competition = await self._competitions.latest(caller.scope)
+    async def latest(self, scope: ScopeRef) -> Competition | None:
+        """The workspace's running competition, else the one that ended last."""
+        return await self._competitions.latest(scope)
+
+    async def standings(self, context: Context) -> Leaderboard | Notice:
+        competition = await self.latest(context.scope)
         if competition is None:
-            return notice(caller.locale, "competition_none")
-        return await self._leaderboard(competition, caller.locale, caller.player.id)
+            return notice(context.locale, "competition_none")
+        return await self._leaderboard(competition, context.locale, context.player.id)
 
     async def _leaderboard(
         self, competition: Competition, locale: str, player_id: str | None
@@ -95,8 +96,8 @@ class Competitions:
             locale=locale,
             period="competition",
             topic_title=None,
-            rows=leader_rows(standing.rows),
-            you=leader_rows([you])[0] if you else None,
+            rows=tuple(map(leader_row, standing.rows)),
+            you=leader_row(you) if you else None,
             competition=competition.name,
             final=competition.ended_at is not None,
         )

@@ -24,13 +24,14 @@ from bot.domain.daily import (
     reveal_time,
 )
 from bot.domain.identities import PlayerRef, ScopeRef
+from bot.domain.quiz_runs import shuffled_order
 from bot.operations import metrics
 from bot.operations.tasks import Supervisor
 from bot.persistence import DailyRepository
 from bot.services.channel import (
-    Caller,
     Publishers,
     bars,
+    choice_of,
     choices,
     notice,
     post,
@@ -38,6 +39,7 @@ from bot.services.channel import (
     refusal,
 )
 from bot.services.library import Library
+from bot.services.requests import Context
 from bot.services.scheduler import Duty
 from bot.ui import i18n
 from bot.ui.messages import t
@@ -63,8 +65,9 @@ def _duration(seconds: int) -> str:
 def _choices(
     post: DailyPost, bank: Bank, question: Question, locale: str
 ) -> tuple[ChoiceView, ...]:
+    order = shuffled_order(post.seed, question.id, len(question.choices))
     return choices(
-        bank, question, post.seed, locale, lambda c: actions.DailyAction(post.id, c).encode()
+        bank, question, order, locale, lambda c: actions.DailyAction(post.id, c).encode()
     )
 
 
@@ -104,32 +107,30 @@ class DailyQuestions:
 
     async def on(
         self,
-        caller: Caller,
+        context: Context,
         topics: str,
         at: str,
         timezone: str,
         reveal_hours: float | None,
         prefer_missed: bool = False,
     ) -> Notice:
-        loc = caller.locale
-        if not caller.is_admin:
-            return notice(loc, "admin_only")
+        loc = context.locale
         names = [n for n in topics.split(",") if n.strip()]
-        catalog = await self._library.of(caller.scope)
+        catalog = await self._library.of(context.scope)
         banks = [catalog.find(n) for n in names]
         unknown = [n for n, b in zip(names, banks, strict=True) if b is None]
         if not names or unknown:
-            return refusal(caller, "bad_topics", "daily", topics=", ".join(unknown) or "—")
+            return refusal(context, "bad_topics", "daily", topics=", ".join(unknown) or "—")
         when = parse_time(at)
         if when is None:
-            return refusal(caller, "bad_time", "daily", value=at)
+            return refusal(context, "bad_time", "daily", value=at)
         zone = parse_timezone(timezone)
         if zone is None:
-            return refusal(caller, "bad_timezone", "daily", value=timezone)
+            return refusal(context, "bad_timezone", "daily", value=timezone)
         hours = reveal_hours or self._reveal_hours
         reveal_after = round(3600 * hours) if hours else DEFAULT_REVEAL_AFTER
         schedule = DailySchedule(
-            caller.scope,
+            context.scope,
             tuple(dict.fromkeys(b.id for b in banks if b)),
             when,
             zone,
@@ -158,18 +159,16 @@ class DailyQuestions:
             lines.append(t(locale, "daily_prefer_missed"))
         return "\n".join(lines)
 
-    async def off(self, caller: Caller) -> Notice:
-        if not caller.is_admin:
-            return notice(caller.locale, "admin_only")
-        removed = await self._dailies.remove_schedule(caller.scope)
-        return notice(caller.locale, "daily_off" if removed else "daily_none")
+    async def off(self, context: Context) -> Notice:
+        removed = await self._dailies.remove_schedule(context.scope)
+        return notice(context.locale, "daily_off" if removed else "daily_none")
 
-    async def status(self, caller: Caller) -> Notice:
-        mine = await self._schedule(caller.scope)
+    async def status(self, context: Context) -> Notice:
+        mine = await self._schedule(context.scope)
         if mine is None:
-            return notice(caller.locale, "daily_none")
-        text = await self._status_text(mine, caller.locale)
-        return Notice(caller.locale, "daily_status", text)
+            return notice(context.locale, "daily_none")
+        text = await self._status_text(mine, context.locale)
+        return Notice(context.locale, "daily_status", text)
 
     async def _schedule(self, scope: ScopeRef) -> DailySchedule | None:
         schedules = await self._dailies.schedules(scope.platform)
@@ -269,16 +268,15 @@ class DailyQuestions:
             now,
         )
         shown = _choices(daily, bank, question, locale)
-        by_key = {actions.decode(c.action_id).choice: c for c in shown}  # type: ignore[union-attr]
         if recorded.duplicate:
-            return notice(locale, "daily_already", letter=by_key[recorded.choice].letter)
+            return notice(locale, "daily_already", letter=choice_of(shown, recorded.choice).letter)
         metrics.ANSWERS.labels(mode="daily").inc()
         self._schedule_count_refresh(daily)
         return ChannelFeedback(
             locale=locale,
             correct=correct,
-            chosen=by_key[action.choice],
-            answer=by_key[question.answer],
+            chosen=choice_of(shown, action.choice),
+            answer=choice_of(shown, question.answer),
             explanation=bank.text(question.explanation, locale),
             references=question.references,
             points=recorded.points,

@@ -1,5 +1,6 @@
 """Insights as the core serves them: the report of a workspace's answers over a
-period, and its chat view for leads (admins, unless the settings open it to everyone)."""
+period, its chat view for leads and the dashboard's link (who may see them: the
+dispatch's)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,12 @@ from bot.content.banks import Catalog
 from bot.domain.clock import Clock
 from bot.domain.identities import ScopeRef
 from bot.domain.insight_links import Signer
-from bot.domain.insight_report import PERIOD_DAYS, QuestionInsight, Report, build
+from bot.domain.insight_report import QuestionInsight, Report, build
+from bot.domain.periods import ALL, ROLLING_WINDOWS
 from bot.persistence import InsightRepository
-from bot.services.channel import Caller, notice, refusal
+from bot.services.channel import notice, refusal
 from bot.services.library import Library
+from bot.services.requests import Context
 from bot.ui.views import ActiveDay, DashboardLink, InsightsView, Notice, QuestionRow, TopicRow
 
 HARDEST = 3  # questions shown per topic in chat
@@ -31,29 +34,24 @@ class Insights:
         insights: InsightRepository,
         clock: Clock,
         *,
-        for_everyone: bool = False,
         signer: Signer | None = None,
     ):
-        """``for_everyone``: the settings open insights to every member; ``signer``
-        makes dashboard links (None: no dashboard is served)."""
+        """``signer`` makes dashboard links (None: no dashboard is served)."""
         self._library = library
         self._insights = insights
         self._clock = clock
-        self._for_everyone = for_everyone
         self.signer = signer
 
-    def dashboard_link(self, caller: Caller) -> DashboardLink | Notice:
-        loc = caller.locale
-        if not caller.is_admin:
-            return notice(loc, "admin_only")
+    def dashboard_link(self, context: Context) -> DashboardLink | Notice:
+        loc = context.locale
         if self.signer is None:
             return notice(loc, "dashboard_off")
-        workspace = ScopeRef(caller.scope.platform, caller.scope.workspace_id)
+        workspace = ScopeRef(context.scope.platform, context.scope.workspace_id)
         link = self.signer.link(workspace, loc, self._clock.now())
         return DashboardLink(loc, link, round(self.signer.lifetime / 3600))
 
     async def report(
-        self, scope: ScopeRef, period: str = "all", topic: str | None = None
+        self, scope: ScopeRef, period: str = ALL, topic: str | None = None
     ) -> tuple[Report, Catalog]:
         """The workspace's report (of one bank id, else all) and the banks it names."""
         catalog = await self._library.of(scope)
@@ -66,37 +64,29 @@ class Insights:
         log = await self._insights.log(scope)
         return build(log, period, self._clock.now(), question, topic), catalog
 
-    async def view(self, caller: Caller, topic: str | None, period: str) -> InsightsView | Notice:
-        loc = caller.locale
-        if not (caller.is_admin or self._for_everyone):
-            return notice(loc, "admin_only")
-        if period not in PERIOD_DAYS:
-            period = "all"
-        catalog = await self._library.of(caller.scope)
+    async def workspaces(self) -> list[ScopeRef]:
+        """The workspaces that have answers."""
+        return await self._insights.workspaces()
+
+    async def view(self, context: Context, topic: str | None, period: str) -> InsightsView | Notice:
+        loc = context.locale
+        if period not in ROLLING_WINDOWS:
+            period = ALL
+        catalog = await self._library.of(context.scope)
         bank = catalog.find(topic) if topic else None
         if topic and bank is None:
-            return refusal(caller, "bad_topics", "insights", topics=topic)
-        report, catalog = await self.report(caller.scope, period, bank.id if bank else None)
+            return refusal(context, "bad_topics", "insights", topics=topic)
+        report, catalog = await self.report(context.scope, period, bank.id if bank else None)
         names = await self._insights.names(
-            caller.scope.platform, [s.player_id for s in report.streaks[:SHOWN_STREAKS]]
+            context.scope.platform, [s.player_id for s in report.streaks[:SHOWN_STREAKS]]
         )
-        rows = {q: question_row(catalog, q, loc) for t in report.topics for q in t.questions}
+        topics, flagged = topic_rows(catalog, report, loc)
         return InsightsView(
             locale=loc,
             period=period,
             topic_title=bank.text(bank.title, loc) if bank else None,
-            topics=tuple(
-                TopicRow(
-                    title_of(catalog, t.bank_id, loc),
-                    t.players,
-                    t.answers,
-                    t.accuracy,
-                    t.retention,
-                    tuple(rows[q] for q in t.questions[:HARDEST] if q.first_tries),
-                )
-                for t in report.topics
-            ),
-            flagged=tuple(rows[q] for q in report.flagged),
+            topics=topics,
+            flagged=flagged,
             days=tuple(ActiveDay(d.day, d.players) for d in report.days[-SHOWN_DAYS:]),
             streaks=tuple(
                 (names.get(s.player_id, s.player_id), s.days)
@@ -110,15 +100,47 @@ def title_of(catalog: Catalog, bank_id: str, locale: str) -> str:
     return bank.text(bank.title, locale) if bank else bank_id
 
 
-def question_row(catalog: Catalog, insight: QuestionInsight, locale: str) -> QuestionRow:
+def topic_rows(
+    catalog: Catalog,
+    report: Report,
+    locale: str,
+    *,
+    hardest: int | None = HARDEST,
+    prompt_chars: int = PROMPT_CHARS,
+) -> tuple[tuple[TopicRow, ...], tuple[QuestionRow, ...]]:
+    """The report's topics, each with its ``hardest`` questions that have first tries
+    (None: all of them), and its flagged questions; prompts cut to ``prompt_chars``."""
+    rows = {
+        q: question_row(catalog, q, locale, prompt_chars)
+        for t in report.topics
+        for q in t.questions
+    }
+    topics = tuple(
+        TopicRow(
+            title_of(catalog, t.bank_id, locale),
+            t.players,
+            t.answers,
+            t.accuracy,
+            t.retention,
+            tuple(rows[q] for q in t.questions[:hardest] if q.first_tries),
+        )
+        for t in report.topics
+    )
+    return topics, tuple(rows[q] for q in report.flagged)
+
+
+def question_row(
+    catalog: Catalog, insight: QuestionInsight, locale: str, prompt_chars: int = PROMPT_CHARS
+) -> QuestionRow:
     bank = catalog.get(insight.bank_id)
     question = bank.question(insight.question_id) if bank else None
     assert bank is not None and question is not None  # the report keeps only these
     wrong = insight.top_wrong
     return QuestionRow(
         topic_title=bank.text(bank.title, locale),
+        bank_id=insight.bank_id,
         question_id=insight.question_id,
-        prompt=shortened(bank.text(question.prompt, locale)),
+        prompt=shortened(bank.text(question.prompt, locale), prompt_chars),
         answers=insight.answers,
         first_tries=insight.first_tries,
         accuracy=insight.accuracy,

@@ -10,22 +10,24 @@ from bot.content.banks import Bank, Catalog, Question
 from bot.domain import actions, scoring
 from bot.domain.clock import Clock
 from bot.domain.identities import PlayerRef
+from bot.domain.quiz_runs import shuffled_order
 from bot.domain.race import Race, clamp_settings
 from bot.operations import metrics
 from bot.persistence import RaceRepository
 from bot.services.channel import (
-    Caller,
     Publisher,
     Publishers,
     bars,
+    choice_of,
     choices,
-    leader_rows,
+    leader_row,
     notice,
     post,
     question_in,
     refusal,
 )
 from bot.services.library import Library
+from bot.services.requests import Context
 from bot.services.scheduler import Duty
 from bot.ui.views import (
     ChoiceView,
@@ -69,7 +71,7 @@ class RaceSession:
         return choices(
             bank,
             question,
-            race.seed,
+            shuffled_order(race.seed, question.id, len(question.choices)),
             locale,
             lambda c: actions.RaceAction(race.id, race.current, c).encode(),
         )
@@ -111,8 +113,7 @@ class RaceSession:
         if not recorded.duplicate:
             metrics.ANSWERS.labels(mode="race").inc()
         shown = self._choices(race, bank, question, locale)
-        chosen = next(c for c in shown if c.action_id.endswith(f":{recorded.choice}"))
-        return RaceLockedView(locale, chosen, recorded.duplicate)
+        return RaceLockedView(locale, choice_of(shown, recorded.choice), recorded.duplicate)
 
     async def step(self, now: float) -> bool:
         """When the phase's time is up: close the question (reveal it, and the podium
@@ -184,7 +185,7 @@ class RaceSession:
             bars=rows,
             answer=answer,
             explanation=bank.text(question.explanation, race.locale),
-            standings=leader_rows(standings),
+            standings=tuple(map(leader_row, standings)),
         )
         await post(self._publisher, race.scope, view, "a race reveal")
 
@@ -196,7 +197,7 @@ class RaceSession:
         view = RacePodiumView(
             locale=race.locale,
             topic_title=bank.text(bank.title, race.locale) if bank else race.bank_id,
-            standings=leader_rows(standings),
+            standings=tuple(map(leader_row, standings)),
             stopped=stopped,
             dashboard=self._dashboard,
         )
@@ -225,14 +226,14 @@ class Races:
         return RaceSession(race, self._races, catalog, publisher, self._dashboard)
 
     async def start(
-        self, caller: Caller, topic: str, questions: int | None, seconds: int | None
+        self, context: Context, topic: str, questions: int | None, seconds: int | None
     ) -> Notice:
-        loc = caller.locale
-        catalog = await self._library.of(caller.scope)
+        loc = context.locale
+        catalog = await self._library.of(context.scope)
         bank = catalog.find(topic)
         if bank is None:
-            return refusal(caller, "bad_topics", "race", topics=topic)
-        if caller.scope.platform not in self._publishers:
+            return refusal(context, "bad_topics", "race", topics=topic)
+        if context.scope.platform not in self._publishers:
             return notice(loc, "try_again")
         count, seconds = clamp_settings(questions, seconds, len(bank.questions))
         seed = secrets.randbits(48)
@@ -240,11 +241,11 @@ class Races:
         now = self._clock.now()
         race = Race(
             id=secrets.token_hex(8),
-            scope=caller.scope,
+            scope=context.scope,
             bank_id=bank.id,
             question_ids=tuple(random.Random(seed).sample(ids, count)),
             seconds=seconds,
-            starter_id=caller.player.id,
+            starter_id=context.player.id,
             locale=loc,
             seed=seed,
             phase="open",
@@ -271,14 +272,14 @@ class Races:
         session = await self._session(race)
         return await session.step(self._clock.now())
 
-    async def stop(self, caller: Caller) -> Notice:
-        running = await self._races.running(caller.scope)
+    async def stop(self, context: Context) -> Notice:
+        running = await self._races.running(context.scope)
         if not running:
-            return notice(caller.locale, "race_none")
+            return notice(context.locale, "race_none")
         race = running[0]
-        if race.starter_id != caller.player.id and not caller.is_admin:
-            return notice(caller.locale, "race_not_starter")
+        if race.starter_id != context.player.id and not context.is_admin:
+            return notice(context.locale, "race_not_starter")
         session = await self._session(race)
         if not await session.stop(self._clock.now()):
-            return notice(caller.locale, "race_none")
-        return notice(caller.locale, "race_stopped")
+            return notice(context.locale, "race_none")
+        return notice(context.locale, "race_stopped")

@@ -13,7 +13,8 @@ from bot.domain.memory import due_cutoff, zone_of
 from bot.domain.reminder import Reminder, next_reminder_at
 from bot.operations import metrics
 from bot.persistence import CardRepository, ReminderRepository, RunRepository
-from bot.services.channel import Caller, Publishers, notice, refusal
+from bot.services.channel import Publishers, notice, refusal
+from bot.services.requests import Context
 from bot.services.scheduler import Duty
 from bot.ui import i18n
 from bot.ui.messages import t
@@ -40,28 +41,28 @@ class Reminders:
 
     # --- commands ---------------------------------------------------------------------
 
-    async def on(self, caller: Caller, at: str, timezone: str) -> Notice:
+    async def on(self, context: Context, at: str, timezone: str) -> Notice:
         when = parse_time(at)
         if when is None:
-            return refusal(caller, "bad_time", "remind", value=at)
+            return refusal(context, "bad_time", "remind", value=at)
         zone = parse_timezone(timezone)
         if zone is None:
-            return refusal(caller, "bad_timezone", "remind", value=timezone)
-        workspace = ScopeRef(caller.scope.platform, caller.scope.workspace_id)
+            return refusal(context, "bad_timezone", "remind", value=timezone)
+        workspace = ScopeRef(context.scope.platform, context.scope.workspace_id)
         next_at = next_reminder_at(when, zone_of(zone), self._clock.now())
-        reminder = Reminder(workspace, caller.player.id, when, zone, caller.locale, next_at)
+        reminder = Reminder(workspace, context.player.id, when, zone, context.locale, next_at)
         await self._reminders.save(reminder)
-        return self._status(caller.locale, reminder)
+        return self._status(context.locale, reminder)
 
-    async def off(self, caller: Caller) -> Notice:
-        removed = await self._reminders.remove(caller.player, caller.scope)
-        return notice(caller.locale, "remind_off" if removed else "remind_none")
+    async def off(self, context: Context) -> Notice:
+        removed = await self._reminders.remove(context.player, context.scope)
+        return notice(context.locale, "remind_off" if removed else "remind_none")
 
-    async def status(self, caller: Caller) -> Notice:
-        reminder = await self._reminders.get(caller.player, caller.scope)
+    async def status(self, context: Context) -> Notice:
+        reminder = await self._reminders.get(context.player, context.scope)
         if reminder is None:
-            return Notice(caller.locale, "remind_none", t(caller.locale, "remind_none"))
-        return self._status(caller.locale, reminder)
+            return notice(context.locale, "remind_none")
+        return self._status(context.locale, reminder)
 
     def _status(self, locale: str, reminder: Reminder) -> Notice:
         at = reminder.at.strftime("%H:%M")

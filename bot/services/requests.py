@@ -1,24 +1,33 @@
 """Neutral requests: every command and click a player can make, whatever the platform.
 An adapter parses its platform's event into one of these and a ``Context``; the core's
-``handle`` answers with a ``Reply``."""
+``handle`` answers with a ``Reply``. What is true of each request type (who may make it,
+what it is about, how its reply is delivered) is declared once, in the dispatch's table,
+as its ``Traits``."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
 
+from bot.domain import actions
 from bot.domain.identities import PlayerRef, ScopeRef
-from bot.ui.views import View
+from bot.ui import i18n
+from bot.ui.views import Notice, TopicList, View
 
 
 @dataclass(frozen=True)
 class Context:
-    """Who asks, where, and what the platform knows about them."""
+    """Who asks, where, and what the platform knows about them; the services' ``locale``
+    is the player's language, which the dispatch resolves before handing it on."""
 
     player: PlayerRef
     scope: ScopeRef
     platform_locale: str | None = None  # the client's language, when the platform sends it
     is_admin: bool = False  # may manage the channel's daily question and competitions
+    locale: str = i18n.DEFAULT_LOCALE
+    # The player's own scope shown where others read along (Discord: a user install in a
+    # group DM or a server without the bot): what is theirs alone is told to them alone.
+    others_read: bool = False
 
 
 @dataclass(frozen=True)
@@ -36,7 +45,7 @@ class ShowTopics:
 
 @dataclass(frozen=True)
 class ShowLeaderboard:
-    period: str = "all"  # all, week, month
+    period: str = "all"  # a calendar period (bot.domain.periods): all, week, month
     topic: str | None = None
 
 
@@ -71,7 +80,7 @@ class ShowInsights:
     """For leads: what the team knows (admins, unless the settings open it)."""
 
     topic: str | None = None
-    period: str = "all"  # week, month, all
+    period: str = "all"  # a rolling window (bot.domain.periods): week, month, all
 
 
 @dataclass(frozen=True)
@@ -87,13 +96,6 @@ class ForgetMe:
 @dataclass(frozen=True)
 class SetLanguage:
     tag: str
-
-
-@dataclass(frozen=True)
-class Click:
-    """Any button: a quiz answer, "next question", a daily or a race answer."""
-
-    action_id: str
 
 
 @dataclass(frozen=True)
@@ -189,6 +191,32 @@ class Usage:
     command: str  # daily, race, competition, bank, remind or insights
 
 
+@dataclass(frozen=True)
+class UnknownButton:
+    """A button whose id stands for no action (malformed, forged, another app's): refused,
+    as "invalid", without reading anything it claims."""
+
+
+# A button in play, answered by the engine's ``click``: a quiz answer, "next question", a
+# daily or a race answer, or an id that reads as none of them.
+PlayButton = (
+    actions.AnswerAction
+    | actions.NextAction
+    | actions.DailyAction
+    | actions.RaceAction
+    | UnknownButton
+)
+# Any button: in play, or one that acts for its clicker (a proposal decided, the dashboard's
+# link, their data deleted).
+Click = PlayButton | actions.ProposalAction | actions.DashboardAction | actions.ForgetAction
+
+
+def button(action_id: object) -> Click:
+    """The request a button's id stands for, decoded once where the click comes in."""
+    action = actions.decode(action_id)
+    return UnknownButton() if action is None else action
+
+
 ChannelRequest = (
     DailyOn | DailyOff | DailyStatus | RaceStart | RaceStop | CompetitionStart | CompetitionEnd
 )
@@ -218,7 +246,44 @@ class Delivery(Enum):
     PUBLIC = "public"  # a reply the whole channel sees
 
 
+class Who(Enum):
+    """Who may make a request: anyone else is refused ("admin_only")."""
+
+    ANYONE = "anyone"
+    ADMINS = "admins"  # who runs the quiz in the workspace, as the platform says
+    LEADS = "leads"  # admins, unless the settings open insights to everyone
+
+
+class About(Enum):
+    """What a request is about: the player's own things, served anywhere, or a workspace's
+    channel play, banks or insights (a platform with direct messages and installs of its
+    own serves those only in a workspace that added the bot)."""
+
+    PLAYER = "player"
+    CHANNEL_PLAY = "channel_play"
+    BANKS = "banks"
+    INSIGHTS = "insights"
+
+
+@dataclass(frozen=True)
+class Traits:
+    """What is true of a request type, whoever makes it."""
+
+    delivery: Delivery = Delivery.PRIVATE  # how its reply is delivered (Reply.of)
+    who: Who = Who.ANYONE
+    about: About = About.PLAYER
+    posts: bool = False  # the bot posts in the channel later: refused where it may not
+
+
 @dataclass(frozen=True)
 class Reply:
     view: View
     delivery: Delivery
+
+    @classmethod
+    def of(cls, view: View, declared: Delivery) -> Reply:
+        """The reply delivered as its request declares, but a refusal (a notice, or the
+        topic list for an unknown topic) privately: it leaves a quiz message playable, and
+        an asker's slip is theirs alone."""
+        refused = isinstance(view, Notice | TopicList)
+        return cls(view, Delivery.PRIVATE if refused else declared)

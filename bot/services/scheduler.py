@@ -42,6 +42,7 @@ class Scheduler:
                 metrics.SCHEDULER_LEADER.set(leads)
                 if leads:
                     await self.tick()
+                metrics.SCHEDULER_PASSES.inc()
                 await asyncio.sleep(interval)
         finally:
             metrics.SCHEDULER_LEADER.set(0)

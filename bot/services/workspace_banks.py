@@ -19,8 +19,9 @@ from bot.domain.actions import ProposalAction
 from bot.domain.clock import Clock
 from bot.domain.identities import ScopeRef
 from bot.persistence import Proposal, WorkspaceBankRepository
-from bot.services.channel import Caller, Publishers, notice
+from bot.services.channel import Publishers, notice
 from bot.services.library import Library, bank_source_name
+from bot.services.requests import Context
 from bot.ui import i18n
 from bot.ui.messages import t
 from bot.ui.views import Notice, ProposalItem, ProposalList
@@ -60,7 +61,7 @@ class WorkspaceBanks:
 
     async def upload(
         self,
-        caller: Caller,
+        context: Context,
         name: str,
         data: bytes,
         allow_missing: bool,
@@ -69,9 +70,7 @@ class WorkspaceBanks:
     ) -> Notice:
         """``size``: what the platform declares, so that a file too big need not be
         downloaded at all (then ``data`` is empty)."""
-        loc = caller.locale
-        if not caller.is_admin:
-            return notice(loc, "admin_only")
+        loc = context.locale
         if max(len(data), size or 0) > MAX_UPLOAD_BYTES:
             return notice(loc, "bank_too_big", limit=f"{MAX_UPLOAD_BYTES // 1000} kB")
         options = Options(
@@ -83,9 +82,9 @@ class WorkspaceBanks:
         if imported is None or errors:
             return _refused(loc, "bank_invalid", errors, name=name)
         bank = imported.bank
-        scope = caller.scope
+        scope = context.scope
         await self._banks.save(
-            scope.platform, scope.workspace_id, bank.id, imported.text, caller.player.id,
+            scope.platform, scope.workspace_id, bank.id, imported.text, context.player.id,
             self._clock.now(),
         )  # fmt: skip
         self._library.forget(scope.platform, scope.workspace_id)
@@ -108,10 +107,10 @@ class WorkspaceBanks:
             if n in taken
         ]
 
-    async def listing(self, caller: Caller) -> Notice:
-        scope = caller.scope
+    async def listing(self, context: Context) -> Notice:
+        scope = context.scope
         own = await self._library.own_banks(scope.platform, scope.workspace_id)
-        loc = caller.locale
+        loc = context.locale
         if not own:
             return notice(loc, "bank_none")
         rows = "\n".join(
@@ -120,18 +119,16 @@ class WorkspaceBanks:
         )
         return Notice(loc, "bank_list", f"{t(loc, 'bank_list')}\n{rows}")
 
-    async def remove(self, caller: Caller, bank_id: str) -> Notice:
-        loc, scope = caller.locale, caller.scope
-        if not caller.is_admin:
-            return notice(loc, "admin_only")
+    async def remove(self, context: Context, bank_id: str) -> Notice:
+        loc, scope = context.locale, context.scope
         gone = await self._banks.remove(scope.platform, scope.workspace_id, bank_id.strip())
         self._library.forget(scope.platform, scope.workspace_id)
         return notice(loc, "bank_removed" if gone else "bank_unknown", id=bank_id.strip())
 
     # --- proposals -----------------------------------------------------------------------
 
-    async def propose(self, caller: Caller, draft: Draft) -> Notice:
-        loc, scope = caller.locale, caller.scope
+    async def propose(self, context: Context, draft: Draft) -> Notice:
+        loc, scope = context.locale, context.scope
         topic = slug(draft.topic.strip())
         if not topic or not ID_PATTERN.match(topic):
             return notice(loc, "proposal_bad_topic", topic=draft.topic)
@@ -145,30 +142,26 @@ class WorkspaceBanks:
         if problems:
             return _refused(loc, "proposal_invalid", problems, located=False)
         number = await self._banks.propose(
-            scope.platform, scope.workspace_id, topic, caller.player.id, question,
+            scope.platform, scope.workspace_id, topic, context.player.id, question,
             self._clock.now(),
         )  # fmt: skip
         return notice(loc, "proposal_sent", number=number, topic=topic)
 
-    async def proposals(self, caller: Caller) -> ProposalList | Notice:
-        if not caller.is_admin:
-            return notice(caller.locale, "admin_only")
-        return await self._pending(caller)
+    async def proposals(self, context: Context) -> ProposalList:
+        return await self._pending(context)
 
-    async def _pending(self, caller: Caller, decided: str = "") -> ProposalList:
-        scope = caller.scope
+    async def _pending(self, context: Context, decided: str = "") -> ProposalList:
+        scope = context.scope
         pending = await self._banks.pending(scope.platform, scope.workspace_id)
         return ProposalList(
-            caller.locale,
+            context.locale,
             tuple(_item(p) for p in pending[:PROPOSALS_SHOWN]),
             len(pending),
             decided,
         )
 
-    async def decide(self, caller: Caller, action: ProposalAction) -> ProposalList | Notice:
-        loc, scope = caller.locale, caller.scope
-        if not caller.is_admin:
-            return notice(loc, "admin_only")
+    async def decide(self, context: Context, action: ProposalAction) -> ProposalList | Notice:
+        loc, scope = context.locale, context.scope
         proposal = await self._banks.proposal(action.proposal_id)
         if proposal is None or (proposal.platform, proposal.workspace_id) != (
             scope.platform,
@@ -176,14 +169,14 @@ class WorkspaceBanks:
         ):
             return notice(loc, "invalid")
         decided = await self._banks.decide(
-            proposal, action.approve, caller.player.id, self._clock.now(), _merged
+            proposal, action.approve, context.player.id, self._clock.now(), _merged
         )
         if not decided:
-            return await self._pending(caller, t(loc, "proposal_decided_already"))
+            return await self._pending(context, t(loc, "proposal_decided_already"))
         self._library.forget(scope.platform, scope.workspace_id)
         key = "proposal_approved" if action.approve else "proposal_rejected"
         await self._tell_author(proposal, key)
-        return await self._pending(caller, t(loc, key, number=proposal.id, topic=proposal.bank_id))
+        return await self._pending(context, t(loc, key, number=proposal.id, topic=proposal.bank_id))
 
     async def _tell_author(self, proposal: Proposal, key: str) -> None:
         publisher = self._publishers.get(proposal.platform)

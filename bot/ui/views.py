@@ -10,7 +10,8 @@ from dataclasses import dataclass
 class ChoiceView:
     letter: str  # "A".."E", as shown in this run
     text: str
-    action_id: str  # the button id, from bot.codec
+    action_id: str  # the button id, from bot.domain.actions
+    choice: int  # the choice's index in the bank (its stable key), as its action id holds it
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class LeaderRow:
 @dataclass(frozen=True)
 class Leaderboard:
     locale: str
-    period: str  # all, week, month, competition
+    period: str  # a calendar period (all, week, month) or competition
     topic_title: str | None  # None: all topics
     rows: tuple[LeaderRow, ...]
     you: LeaderRow | None
@@ -261,6 +262,7 @@ class QuestionRow:
     """One question in the insights: how it went, and what fooled people."""
 
     topic_title: str
+    bank_id: str
     question_id: str
     prompt: str
     answers: int
@@ -308,7 +310,7 @@ class InsightsView:
     """What the team knows, for a lead: per topic, flagged questions, participation."""
 
     locale: str
-    period: str  # week, month, all
+    period: str  # a rolling window: week, month (the last 7, 30 days) or all
     topic_title: str | None  # None: every topic
     topics: tuple[TopicRow, ...]
     flagged: tuple[QuestionRow, ...]

@@ -9,8 +9,8 @@ import pytest
 
 from adapters.discord.client import QuizClient
 from bot.services.engine import Engine
+from fakes.discord import TOKEN, FakeDiscord
 
-from .fake_discord import TOKEN, FakeDiscord
 from .support import running_bot
 
 

@@ -18,8 +18,7 @@ from adapters.settings import load
 from bot.content.banks import Bank, Question
 from bot.domain import actions
 from bot.services.engine import Engine
-
-from .fake_discord import ALICE, FakeDiscord, FakeUser, Outcome
+from fakes.discord import ALICE, FakeDiscord, FakeUser, Outcome
 
 
 def discord_settings(

@@ -12,8 +12,8 @@ import pytest
 from adapters.discord.client import QuizClient
 from bot.content.formats.importer import Options, bank_from_upload
 from bot.services.engine import Engine
+from fakes.discord import ALICE, OWEN, FakeDiscord, FakeFile, FakeUser, Fault, Outcome
 
-from .fake_discord import ALICE, OWEN, FakeDiscord, FakeFile, FakeUser, Fault, Outcome
 from .support import running_bot, warnings
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"

@@ -14,8 +14,8 @@ from bot.domain import actions, scoring
 from bot.persistence import Store
 from bot.services.engine import Engine
 from bot.ui.messages import t
+from fakes.discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser
 
-from .fake_discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser
 from .support import answer_button, play, running_bot, warnings
 
 
@@ -238,7 +238,7 @@ async def test_clicks_that_cannot_count_get_a_private_explanation(
     ]
     for custom_id in forged:
         assert await refused(m1, custom_id) == invalid, custom_id
-    # A forged id that is really on a message goes through the DynamicItem path.
+    # A forged id that is really on a message is refused alike: one entry for every button.
     planted = fake.create_message(
         {
             "components": [

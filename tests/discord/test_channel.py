@@ -20,9 +20,7 @@ from bot.services.engine import Engine
 from bot.ui.messages import t
 from bot.ui.plain import bar_line
 from bot.ui.views import BarRow
-
-from ..support.channel import FakeClock, moment
-from .fake_discord import (
+from fakes.discord import (
     ALICE,
     BOB,
     CAROL,
@@ -32,6 +30,8 @@ from .fake_discord import (
     FakeUser,
     Outcome,
 )
+
+from ..support.channel import FakeClock, moment
 from .support import running_bot
 
 BERLIN = "Europe/Berlin"

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 
 from adapters.discord.client import QuizClient
 from bot.content.banks import Catalog
+from fakes.discord import ALICE, BOB, FakeDiscord, FakeUser, Outcome
 
-from .fake_discord import ALICE, BOB, FakeDiscord, FakeUser, Outcome
 from .support import answers_on_disk, play
 
 FUZZ = settings(

@@ -23,9 +23,9 @@ from bot.domain.insight_links import Access, Signer
 from bot.persistence import Store
 from bot.services.engine import Engine
 from bot.ui.messages import t
+from fakes.discord import ALICE, BOB, CAROL, GUILD_ID, OWEN, FakeDiscord, FakeUser, Outcome
 
 from ..support.channel import FakeClock, moment
-from .fake_discord import ALICE, BOB, CAROL, GUILD_ID, OWEN, FakeDiscord, FakeUser, Outcome
 from .support import running_bot
 
 BERLIN = "Europe/Berlin"

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from adapters.discord.forms import proposal_form
 from bot.ui import i18n
-
-from .limits import choice_problems, command_problems, message_problems, modal_problems
+from fakes.discord.checks import choice_problems, command_problems, message_problems, modal_problems
 
 
 def button(custom_id: str, label: str = "A") -> dict:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -17,16 +16,13 @@ from typing import Any
 import aiohttp
 import pytest
 
-from .fake_discord import FakeDiscord
+from fakes.discord import FakeDiscord
+from fakes.ports import free_port
+
+pytestmark = pytest.mark.e2e
 
 REPO = Path(__file__).resolve().parents[2]
 STARTUP = 30.0  # seconds to wait for a process to serve; a bound, not a measurement
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 @pytest.fixture
@@ -79,7 +75,6 @@ def metric(text: str, name: str, **labels: str) -> float:
     return 0.0
 
 
-@pytest.mark.process
 async def test_the_bot_process_reports_metrics_and_health(
     tmp_path: Path, processes: list[subprocess.Popen[bytes]], immutable: list[Path]
 ) -> None:
@@ -89,7 +84,7 @@ async def test_the_bot_process_reports_metrics_and_health(
     quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL, "cwd": REPO}
     processes.append(
         subprocess.Popen(
-            [sys.executable, "-m", "tests.discord.fake_discord", "--port", str(fake_port)],
+            [sys.executable, "-m", "fakes.discord", "--port", str(fake_port)],
             **quiet,  # type: ignore[call-overload]
         )
     )

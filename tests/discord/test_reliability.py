@@ -13,11 +13,12 @@ from adapters.discord.client import QuizClient, use_endpoints
 from adapters.discord.settings import SettingsError
 from bot.content.banks import Catalog, Question
 from bot.domain import scoring
+from bot.operations import metrics
 from bot.persistence import Store
 from bot.services.engine import Engine
 from bot.ui.messages import t
+from fakes.discord import ALICE, BOB, FakeDiscord, FakeUser, Fault, Outcome
 
-from .fake_discord import ALICE, BOB, FakeDiscord, FakeUser, Fault, Outcome
 from .support import answer_button, answers_on_disk, discord_settings, running_bot, warnings
 
 TOPIC = "tiny"
@@ -277,8 +278,12 @@ async def test_a_gateway_down_for_a_while_is_one_warning_and_one_info(
     caplog.set_level(logging.INFO)
     port = int(fake.url.rsplit(":", 1)[1])
     health.clear()
+    attempts = metrics.sample("quizbot_gateway_reconnect_attempts_total")
     await fake.stop()  # every reconnect attempt is refused until it is back
-    await asyncio.sleep(5)
+    await fake.settled(  # several refused: an outage, not one dropped connection
+        lambda: metrics.sample("quizbot_gateway_reconnect_attempts_total") >= attempts + 2,
+        timeout=60,
+    )
     await fake.start(port)
     await fake.settled(lambda: health[-1:] == [True], timeout=60)
     records = caplog.get_records("call")

@@ -30,8 +30,7 @@ from bot.ui.document import (
     Tone,
 )
 from bot.ui.views import ProposalItem, ProposalList
-
-from .limits import message_problems
+from fakes.discord.checks import message_problems
 
 AT = 1_793_615_400
 
@@ -102,8 +101,8 @@ async def test_a_plain_card_is_message_text_and_buttons_are_stopped_views() -> N
         "Next question",
     ]
     view = reply.view()
-    # A stopped view is not stored by discord.py: the registered DynamicItem answers
-    # every click, and no 15-minute view timeout can unregister it.
+    # A stopped view is not stored by discord.py: on_interaction answers every click by
+    # its custom_id, and no view is kept for each message sent.
     assert view is not None and view.is_finished()
     assert message(Document((Card(Tone.PLAIN, ()),))).edit_kwargs()["view"] is None
 

@@ -16,9 +16,9 @@ from bot.content.banks import Bank, Catalog, Question
 from bot.domain.memory import Memory
 from bot.persistence import Store
 from bot.services.engine import Engine
+from fakes.discord import ALICE, BOB, OWEN, FakeDiscord, FakeUser, Outcome
 
 from ..support.channel import FakeClock, moment
-from .fake_discord import ALICE, BOB, OWEN, FakeDiscord, FakeUser, Outcome
 from .support import answer_button, running_bot
 
 BERLIN = "Europe/Berlin"

@@ -13,8 +13,8 @@ from adapters.discord.settings import SettingsError
 from bot.content.banks import Catalog
 from bot.services.engine import Engine
 from bot.ui.messages import t
+from fakes.discord import CHANNEL_ID, OWEN, FakeDiscord, Fault
 
-from .fake_discord import CHANNEL_ID, OWEN, FakeDiscord, Fault
 from .support import answer_button, discord_settings, running_bot
 
 SECRET = "MTEwMDAwMDAwMDAwMDAwMDAwMQ.Gsecret.known-value-that-must-never-show"

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from adapters.cli import main
 from adapters.discord.runtime import REJECTED, serve
 from adapters.discord.settings import SettingsError
 from adapters.settings import load
@@ -16,9 +15,10 @@ from bot.content.banks import Catalog
 from bot.operations.settings import InvalidSettings
 from bot.persistence import Store
 from bot.services.engine import Engine
+from fakes.discord import FakeDiscord
 
+from ..support.cli import Outcome, run_quizbot
 from ..support.settings import problems
-from .fake_discord import FakeDiscord
 from .support import discord_settings, running_bot
 
 SECRET = "MTIzNDU2Nzg5.secret-part.do-not-print"
@@ -67,14 +67,19 @@ def test_endpoints_default_to_discords_api_version() -> None:
         discord_settings({})
 
 
-def test_the_cli_reports_a_missing_token_in_one_line(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_the_cli_reports_a_missing_token_in_one_line(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
-    assert main(["run", "discord"]) == 2
-    assert main(["discord", "sync"]) == 2
-    err = capsys.readouterr().err.splitlines()
+    run = run_quizbot("run", "discord")
+    assert run.returncode == 2
+    sync = run_quizbot("discord", "sync")
+    assert sync.returncode == 2
+    err = (run.stderr + sync.stderr).splitlines()
     assert err == [err[0], err[0]] and err[0].startswith("quizbot: DISCORD_TOKEN is not set")
+
+
+async def sync() -> Outcome:
+    """``quizbot discord sync`` in a thread, while this loop serves the fake Discord."""
+    return await asyncio.to_thread(run_quizbot, "discord", "sync")
 
 
 def _use_fake(fake: FakeDiscord, monkeypatch: pytest.MonkeyPatch, token: str | None = None) -> None:
@@ -113,17 +118,16 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
     fake: FakeDiscord,
     catalog: Catalog,
     monkeypatch: pytest.MonkeyPatch,
-    capsys: pytest.CaptureFixture[str],
     tmp_path: Path,
 ) -> None:
     _use_fake(fake, monkeypatch)
     db = tmp_path / "sync.db"
     monkeypatch.setenv("QUIZBOT_DB", str(db))
-    # The command runs its own event loop: give it a thread.
-    assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
-    assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
+    synced = [await sync() for _ in range(2)]
+    assert [s.returncode for s in synced] == [0, 0]
     assert fake.command_syncs == 2  # forced, though unchanged
-    assert capsys.readouterr().out.count("Synced 17 slash commands to all servers.") == 2
+    out = "".join(s.stdout for s in synced)
+    assert out.count("Synced 17 slash commands to all servers.") == 2
     store = await Store.open(db)
     try:
         async with running_bot(fake, Engine(catalog, store)):
@@ -132,8 +136,9 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
         await store.close()
 
     monkeypatch.setenv("DISCORD_TOKEN", SECRET)
-    assert await asyncio.to_thread(main, ["discord", "sync"]) == 1
-    err = capsys.readouterr().err
+    rejected = await sync()
+    assert rejected.returncode == 1
+    err = rejected.stderr
     assert err.startswith("quizbot: Discord rejected DISCORD_TOKEN") and SECRET not in err
 
 
@@ -146,7 +151,7 @@ async def test_discord_sync_reads_the_settings_file_like_run(
     settings = tmp_path / "quizbot.toml"
     settings.write_text(f'db = "{tmp_path / "configured.db"}"\n', encoding="utf-8")
     monkeypatch.setenv("QUIZBOT_CONFIG", str(settings))
-    assert await asyncio.to_thread(main, ["discord", "sync"]) == 0
+    assert (await sync()).returncode == 0
     assert (tmp_path / "configured.db").exists()
     assert not (tmp_path / "xdg").exists()
 

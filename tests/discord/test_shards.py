@@ -6,9 +6,9 @@ from __future__ import annotations
 from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
+from fakes.discord import FakeDiscord
 
-from ..support.environment import run_quizbot
-from .fake_discord import FakeDiscord
+from ..support.cli import run_quizbot
 from .support import running_bot
 
 

@@ -19,9 +19,7 @@ from bot.domain import actions
 from bot.domain.memory import Memory
 from bot.persistence import Store
 from bot.services.engine import Engine
-
-from ..support.channel import FakeClock, moment
-from .fake_discord import (
+from fakes.discord import (
     ALICE,
     FIONA,
     STRANGER_GUILD_ID,
@@ -30,6 +28,8 @@ from .fake_discord import (
     Outcome,
     private_channel_of,
 )
+
+from ..support.channel import FakeClock, moment
 from .support import answer_button, running_bot
 
 DAY = 24 * 3600

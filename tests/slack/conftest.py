@@ -8,8 +8,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.services.engine import Engine
+from fakes.slack import FakeSlack, SlackDriver, User, message_problems
 
-from .fake_slack import FakeSlack, SlackDriver, User, message_problems
 from .support import SECRET, USERS, start_http
 
 

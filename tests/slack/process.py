@@ -5,46 +5,21 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-import socket
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from .fake_slack import FakeSlack
+from fakes.ports import free_port
+from fakes.slack import FakeSlack
+from fakes.slack.workers import QUIZBOT, REPO, healthy
+
 from .support import SECRET
 
-QUIZBOT = str(Path(sys.executable).with_name("quizbot"))
-REPO = Path(__file__).resolve().parents[2]
 
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
-
-
-async def healthy(
-    port: int, timeout: float = 20, exited: asyncio.subprocess.Process | None = None
-) -> None:
-    """Waits for /healthz on ``port``; fails at once if ``exited`` ends meanwhile."""
-    async with aiohttp.ClientSession() as session:
-        for _ in range(int(timeout / 0.05)):
-            assert exited is None or exited.returncode is None, f"exited {exited.returncode}"
-            try:
-                async with session.get(f"http://127.0.0.1:{port}/healthz") as resp:
-                    if resp.status == 200:
-                        return
-            except aiohttp.ClientError:
-                pass
-            await asyncio.sleep(0.05)
-    raise AssertionError(f"no healthy worker on metrics port {port}")
-
-
-async def leader_gauge(port: int) -> float:
+async def metric(port: int, name: str) -> float:
+    """One sample of the worker's /metrics on ``port``."""
     async with (
         aiohttp.ClientSession() as session,
         session.get(f"http://127.0.0.1:{port}/metrics") as resp,
@@ -54,56 +29,24 @@ async def leader_gauge(port: int) -> float:
         sample.value
         for family in text_string_to_metric_families(text)
         for sample in family.samples
-        if sample.name == "quizbot_scheduler_leader"
+        if sample.name == name
     )
 
 
-async def start_workers(
-    fake: FakeSlack,
-    database: str,
-    count: int,
-    port: int,
-    metrics: int,
-    stderr: int = asyncio.subprocess.PIPE,
-    secret: str = SECRET,
-) -> asyncio.subprocess.Process:
-    """``quizbot run slack --http --workers count`` on ``database``, every worker healthy
-    (worker k serves /metrics on ``metrics`` + k - 1)."""
-    env = {
-        **os.environ,
-        "SLACK_API_URL": fake.api_url,
-        "SLACK_BOT_TOKEN": "xoxb-process-test",
-        "SLACK_SIGNING_SECRET": secret,
-        "QUIZBOT_DB": database,
-        "QUIZBOT_LOG_LEVEL": "WARNING",
-    }
-    parent = await asyncio.create_subprocess_exec(
-        *(QUIZBOT, "run", "slack", "--http", "--workers", str(count), "--port", str(port)),
-        *("--metrics-port", str(metrics)),
-        env=env,
-        cwd=REPO,
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=stderr,
-    )
-    try:
-        for worker in range(count):
-            await healthy(metrics + worker)
-    except BaseException:
-        # Nothing else will stop it: the caller never got the process to clean up.
-        await stop(parent)
-        raise
-    return parent
+async def leader_gauge(port: int) -> float:
+    return await metric(port, "quizbot_scheduler_leader")
 
 
-async def stop(process: asyncio.subprocess.Process, grace: float = 10) -> None:
-    """SIGTERM (the parent passes it to its workers), then SIGKILL if it lingers."""
-    if process.returncode is None:
-        process.send_signal(signal.SIGTERM)
-        try:
-            await asyncio.wait_for(process.wait(), grace)
-        except TimeoutError:
-            process.kill()
-            await process.wait()
+async def scheduler_passes(port: int, passes: int) -> None:
+    """Returns once the worker's scheduler has made ``passes`` more passes: what it would
+    do by then, it has done (no sleep guessing how long that takes on a loaded machine)."""
+    name = "quizbot_scheduler_passes_total"
+    target = await metric(port, name) + passes
+    for _ in range(600):
+        if await metric(port, name) >= target:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the scheduler on metrics port {port} made no {passes} passes in 30 s")
 
 
 @dataclass

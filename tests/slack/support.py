@@ -16,8 +16,7 @@ from adapters.slack.settings import SlackSettings
 from bot.content.banks import Catalog
 from bot.services.engine import Engine
 from bot.ui.i18n import LOCALES
-
-from .fake_slack import FakeSlack, User, shown_text
+from fakes.slack import FakeSlack, User, shown_text
 
 SECRET = "test-signing-secret"
 

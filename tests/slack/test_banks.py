@@ -17,8 +17,8 @@ import pytest
 from adapters.slack import modals
 from bot.content.formats.importer import Options, bank_from_upload
 from bot.ui.i18n import LOCALES
+from fakes.slack import Call, FakeSlack, SlackDriver, buttons, shown_text, view_problems
 
-from .fake_slack import Call, FakeSlack, SlackDriver, buttons, shown_text, view_problems
 from .support import SECRET
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"

@@ -18,9 +18,9 @@ import pytest
 from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
+from fakes.slack import ChannelPost, FakeSlack, SlackDriver, buttons, shown_text
 
 from ..support.channel import FakeClock, moment
-from .fake_slack import ChannelPost, FakeSlack, SlackDriver, buttons, shown_text
 from .support import SECRET, answer_key, right_letter, start_http
 
 OFFLOADING = "Optimizer state offloading to CPU and NVMe"

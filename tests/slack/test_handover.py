@@ -13,11 +13,12 @@ from datetime import UTC, datetime
 import psycopg
 import pytest
 
-from .fake_slack import FakeSlack, SlackDriver, shown_text
-from .process import BotProcess, leader_gauge
+from fakes.slack import FakeSlack, SlackDriver, shown_text
+
+from .process import BotProcess, leader_gauge, scheduler_passes
 from .support import SECRET
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.e2e
 
 
 @pytest.fixture
@@ -48,7 +49,7 @@ async def test_the_leader_killed_at_the_daily_time_the_other_process_posts_it_on
         slack = SlackDriver(fake, survivor.events_url, SECRET)
         on = shown_text(await slack.command(f"daily on offloading {now:%H:%M} UTC", "UADMIN"))
         assert "Daily question on: " in on, on
-        await asyncio.sleep(2.5)  # the survivor ticks but may not lead: nothing posted
+        await scheduler_passes(survivor.metrics_port, 2)  # it may not lead: nothing posted
         assert fake.calls_to("chat.postMessage") == []
 
         killed = time.monotonic()
@@ -57,7 +58,7 @@ async def test_the_leader_killed_at_the_daily_time_the_other_process_posts_it_on
         took_over = time.monotonic() - killed
         assert took_over < 5, f"the hand-over took {took_over:.1f} s"
         assert await leader_gauge(survivor.metrics_port) == 1.0
-        await asyncio.sleep(2.5)  # more ticks: still one post
+        await scheduler_passes(survivor.metrics_port, 2)  # more ticks: still one post
         posts = fake.calls_to("chat.postMessage")
         assert len(posts) == 1
         assert "Daily question" in shown_text(posts[0].body)

@@ -13,8 +13,8 @@ from urllib.parse import urlencode
 from bot.content.banks import Catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
+from fakes.slack import FakeSlack, SlackDriver, buttons, shown_text
 
-from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 from .support import SECRET, answer_key, db_counts, right_letter, start_http
 
 OFFLOADING_EN = "Optimizer state offloading to CPU and NVMe"

@@ -18,10 +18,10 @@ from bot.content.banks import Catalog
 from bot.domain.insight_links import Signer
 from bot.persistence import Store
 from bot.services.engine import Engine
+from fakes.slack import FakeSlack, SlackDriver, buttons, shown_text
 
 from ..support.browser import CHROMIUM, DRIVER, browser, load, texts
 from ..support.channel import FakeClock, moment
-from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 from .support import answer_key, right_letter
 
 SECRET = "a-test-secret-of-32-characters!!"
@@ -82,6 +82,7 @@ async def test_an_admin_sees_the_teams_insights(slack: SlackDriver, catalog: Cat
     assert hindi == "यह केवल एडमिन कर सकते हैं।"  # a member, in their own language
 
 
+@pytest.mark.e2e  # a real browser
 async def test_the_dashboard_link_opens_the_teams_dashboard(
     slack: SlackDriver, catalog: Catalog, engine: Engine, dashboard: str
 ) -> None:

@@ -20,9 +20,9 @@ from adapters.slack.settings import SlackSettings
 from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
+from fakes.slack import CLIENT_ID, CLIENT_SECRET, FakeSlack, SlackDriver, User, buttons, shown_text
 
 from ..support.channel import FakeClock
-from .fake_slack import CLIENT_ID, CLIENT_SECRET, FakeSlack, SlackDriver, User, buttons, shown_text
 from .support import SECRET, USERS, answer_key, right_letter, start_http
 from .test_http import play_through
 

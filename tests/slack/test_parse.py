@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from adapters.slack import parse
+from bot.domain.actions import NextAction
 from bot.services.requests import (
     CompetitionEnd,
     CompetitionStandings,
@@ -27,6 +28,7 @@ from bot.services.requests import (
     ShowTopics,
     StartQuiz,
     StartReview,
+    UnknownButton,
     Usage,
 )
 
@@ -167,7 +169,7 @@ def test_command() -> None:
     assert parse.command({**COMMAND, "user_name": ""}).user_name == "U1"  # type: ignore[union-attr]
     for broken in ({"user_id": ""}, {"response_url": "ftp://x"}, {"type": "shortcut"}):
         assert parse.command({**COMMAND, **broken}) is None
-    assert not parse.understood({**COMMAND, "event": {}})
+    assert parse.read({**COMMAND, "event": {}}) is None
 
 
 def test_click() -> None:
@@ -179,11 +181,14 @@ def test_click() -> None:
         "actions": [{"action_id": "qz:n:0123456789abcdef:1"}],
     }
     assert parse.click(body) == parse.Click(
-        "T1", "C1", "U1", "qz:n:0123456789abcdef:1", body["response_url"], "U1"
+        "T1", "C1", "U1", NextAction("0123456789abcdef", 1), body["response_url"], "U1"
     )
     for broken in ({"actions": []}, {"user": "U1"}, {"type": "view_submission"}):
         assert parse.click({**body, **broken}) is None
-    assert parse.understood(body) and not parse.understood([body])
+    assert parse.read(body) == parse.click(body) and parse.read([body]) is None
+    # A button id that stands for nothing is read as such, to be refused as "invalid".
+    forged = parse.click({**body, "actions": [{"action_id": "qz:n:forged"}]})
+    assert forged is not None and forged.request == UnknownButton()
 
 
 @pytest.mark.parametrize(
@@ -260,7 +265,7 @@ def test_submission() -> None:
             "options": ("allow_missing",),
         },
     )
-    assert parse.understood(SUBMISSION)
+    assert parse.read(SUBMISSION) == sent
     view = SUBMISSION["view"]
     forgeries: list[dict[str, object]] = [
         {"callback_id": "someone_elses_form"},
@@ -270,25 +275,24 @@ def test_submission() -> None:
     ]
     for broken in forgeries:
         forged = {**SUBMISSION, "view": {**view, **broken}}  # type: ignore[dict-item]
-        assert parse.submission(forged) is None and not parse.understood(forged)
+        assert parse.submission(forged) is None and parse.read(forged) is None
     assert parse.submission({**SUBMISSION, "user": "U1"}) is None
     assert parse.submission({**SUBMISSION, "type": "view_closed"}) is None
 
 
 def test_the_app_lifecycle_events_are_read() -> None:
     uninstalled = {"type": "event_callback", "team_id": "T2", "event": {"type": "app_uninstalled"}}
-    assert parse.understood(uninstalled)
-    assert parse.removal(uninstalled) == parse.Removal("T2", "app_uninstalled")
+    assert parse.read(uninstalled) == parse.AppEvent("T2", "app_uninstalled", removal=True)
     bot = {**uninstalled, "event": {"type": "tokens_revoked", "tokens": {"bot": ["UB"]}}}
-    assert parse.removal(bot) == parse.Removal("T2", "tokens_revoked")
+    assert parse.read(bot) == parse.AppEvent("T2", "tokens_revoked", removal=True)
     user = {**uninstalled, "event": {"type": "tokens_revoked", "tokens": {"oauth": ["U1"]}}}
-    assert parse.understood(user) and parse.removal(user) is None
+    assert parse.read(user) == parse.AppEvent("T2", "tokens_revoked", removal=False)
     for odd in (
         {**uninstalled, "event": {"type": "message", "text": "hi"}},  # not subscribed
         {**uninstalled, "event": "app_uninstalled"},
         {**uninstalled, "team_id": 7},
         {**uninstalled, "type": "block_actions"},
     ):
-        assert not parse.understood(odd) and parse.removal(odd) is None
-    assert parse.understood({"type": "url_verification", "challenge": "c"})
-    assert not parse.understood({"type": "url_verification", "challenge": ["c"]})
+        assert parse.read(odd) is None
+    assert parse.read({"type": "url_verification", "challenge": "c"}) == parse.Verification()
+    assert parse.read({"type": "url_verification", "challenge": ["c"]}) is None

@@ -7,8 +7,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.installations import Clients
 from adapters.slack.people import People, Person
-
-from .fake_slack import FakeSlack
+from fakes.slack import FakeSlack
 
 
 async def test_who_someone_is_is_asked_again_after_the_cache_expires(fake: FakeSlack) -> None:

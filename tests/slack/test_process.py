@@ -17,11 +17,12 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-from .fake_slack import Call, FakeSlack, SlackDriver, User, buttons, shown_text
-from .process import BotProcess
+from fakes.slack import Call, FakeSlack, SlackDriver, User, buttons, shown_text
+
+from .process import BotProcess, scheduler_passes
 from .support import SECRET, db_problems
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.e2e
 PLAYERS = [f"U{n:02d}" for n in range(30)]
 RESULT = ("Right!", "Not quite.")
 
@@ -187,7 +188,7 @@ async def test_a_daily_question_killed_while_posting_is_posted_once(bot: BotProc
     await bot.start()
     status = shown_text(await slack.command("daily status", "U01"))
     assert "offloading" in status.casefold() or "Optimizer" in status
-    await asyncio.sleep(2.5)  # the scheduler ticks every second: two chances to post again
+    await scheduler_passes(bot.metrics_port, 2)  # two chances to post it again
     assert len(fake.calls_to("chat.postMessage")) == 1
     with sqlite3.connect(bot.db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM daily_posts").fetchone()[0] == 1

@@ -24,9 +24,9 @@ from bot.content.banks import load_catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
 from bot.services.requests import Delivery, Reply
+from fakes.slack import FakeSlack, SlackDriver, buttons, shown_text
 
 from ..support.environment import FIXTURES
-from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 from .support import SECRET, db_counts, db_problems, start_http
 
 FUZZ = settings(

@@ -28,8 +28,7 @@ from bot.ui.document import (
     Text,
     Tone,
 )
-
-from .fake_slack import message_problems
+from fakes.slack import message_problems
 
 REVEAL_AT = 1_793_615_400.0  # 2026-11-02 10:30 UTC
 

@@ -15,9 +15,9 @@ from bot.content.banks import Catalog
 from bot.domain.memory import DAY, Memory
 from bot.persistence import Store
 from bot.services.engine import Engine
+from fakes.slack import FakeSlack, SlackDriver, buttons, shown_text
 
 from ..support.channel import FakeClock, moment
-from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
 from .support import answer_key, right_letter, start_http
 
 OFFLOADING = "Optimizer state offloading to CPU and NVMe"

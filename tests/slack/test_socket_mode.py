@@ -11,8 +11,7 @@ import pytest
 from adapters.settings import load
 from adapters.slack import runtime
 from bot.services.engine import Engine
-
-from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
+from fakes.slack import FakeSlack, SlackDriver, buttons, shown_text
 
 
 async def test_socket_mode_serves_a_quiz(

@@ -15,11 +15,14 @@ import aiohttp
 import psycopg
 import pytest
 
-from .fake_slack import FakeSlack, SlackDriver, buttons, shown_text
-from .process import free_port, leader_gauge, start_workers
+from fakes.ports import free_port, free_port_run
+from fakes.slack import FakeSlack, SlackDriver, buttons, shown_text
+from fakes.slack.workers import start_workers
+
+from .process import leader_gauge
 from .support import SECRET
 
-pytestmark = pytest.mark.process
+pytestmark = pytest.mark.e2e
 
 
 def workers_of(parent: int) -> list[int]:
@@ -45,8 +48,8 @@ class Workers:
 async def workers(fake: FakeSlack, postgres_url: str) -> AsyncIterator[Workers]:
     """``quizbot run slack --http --workers 2`` on the test's database, both healthy;
     stopped with SIGTERM afterwards, which must end it cleanly."""
-    port, metrics = free_port(), free_port()
-    parent = await start_workers(fake, postgres_url, 2, port, metrics)
+    port, metrics = free_port(), free_port_run(2)
+    parent = await start_workers(fake, postgres_url, 2, port, metrics, secret=SECRET)
     try:
         yield Workers(parent, port, metrics)
     finally:

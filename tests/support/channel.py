@@ -13,8 +13,8 @@ from bot.content.banks import Catalog
 from bot.domain.actions import DailyAction, decode
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import Store
-from bot.services.channel import Caller
 from bot.services.engine import Engine
+from bot.services.requests import Context
 from bot.ui.views import ChannelView, DailyPostView, Notice
 
 
@@ -104,4 +104,4 @@ def right_and_wrong(engine: Engine, view: DailyPostView) -> tuple[str, str]:
 
 
 async def switch_on(engine: Engine, topics: str, at: str, zone: str) -> Notice:
-    return await engine.daily.on(Caller(ADMIN, CHANNEL, "en", True), topics, at, zone, None)
+    return await engine.daily.on(Context(ADMIN, CHANNEL, is_admin=True), topics, at, zone, None)

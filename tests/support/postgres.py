@@ -1,95 +1,19 @@
-"""A throwaway PostgreSQL server for the test run: a cluster made by ``initdb`` in a
-temporary directory, started by ``pg_ctl`` on a free 127.0.0.1 port, and a fresh database
-per test. The server runs as the ``postgres`` user when the tests run as root (``initdb``
-refuses root)."""
+"""The test run's throwaway PostgreSQL server (fakes/postgres.py), and a fresh database
+per test: empty (``postgres_url``), or cloned from one migrated at the start of the run
+(``migrated_postgres_url``), which is cheaper than migrating each."""
 
 from __future__ import annotations
 
-import glob
+import asyncio
 import itertools
 import os
-import pwd
-import shutil
-import socket
-import subprocess
-import tempfile
 from collections.abc import Iterator
-from dataclasses import dataclass
-from pathlib import Path
+from contextlib import contextmanager
 
-import psycopg
 import pytest
 
-SERVER_USER = "postgres"
-SETTINGS = ("max_connections=200",)
-# Throwaway data: nothing needs to survive a power loss, so the tests need not wait for it.
-TEST_SETTINGS = (*SETTINGS, "fsync=off", "full_page_writes=off")
-
-
-@dataclass(frozen=True)
-class Server:
-    port: int
-    directory: Path
-
-    def url(self, database: str) -> str:
-        return f"postgresql://{SERVER_USER}@127.0.0.1:{self.port}/{database}"
-
-    def admin(self, sql: str) -> None:
-        """One statement outside a transaction (CREATE and DROP DATABASE need that)."""
-        with psycopg.connect(self.url("postgres"), autocommit=True) as connection:
-            connection.execute(sql.encode())
-
-
-def server_binaries() -> Path | None:
-    """Where ``initdb`` and ``pg_ctl`` are: on PATH, else Debian's versioned directory."""
-    found = shutil.which("pg_ctl")
-    if found:
-        return Path(found).resolve().parent
-    versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"))
-    return Path(versions[-1]).parent if versions else None
-
-
-def _as_server_user(command: list[str]) -> list[str]:
-    return ["runuser", "-u", SERVER_USER, "--", *command] if os.geteuid() == 0 else command
-
-
-def _run(program: Path, *args: str | Path) -> None:
-    command = _as_server_user([str(program), *map(str, args)])
-    done = subprocess.run(command, capture_output=True, text=True, timeout=120, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{program.name} failed: {done.stderr or done.stdout}")
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-def start(binaries: Path, settings: tuple[str, ...] = TEST_SETTINGS) -> Server:
-    directory = Path(tempfile.mkdtemp(prefix="quizbot-pg-"))
-    if os.geteuid() == 0:
-        user = pwd.getpwnam(SERVER_USER)
-        os.chown(directory, user.pw_uid, user.pw_gid)
-    data, port = directory / "data", _free_port()
-    options = " ".join(
-        [f"-p {port}", "-c listen_addresses=127.0.0.1", f"-k {directory}"]
-        + [f"-c {setting}" for setting in settings]
-    )
-    try:
-        _run(binaries / "initdb", "-D", data, "-U", SERVER_USER, "--auth=trust", "--locale=C.UTF-8")
-        _run(binaries / "pg_ctl", "-D", data, "-l", directory / "log", "-o", options, "-w", "start")
-    except BaseException:
-        shutil.rmtree(directory, ignore_errors=True)
-        raise
-    return Server(port, directory)
-
-
-def stop(binaries: Path, server: Server) -> None:
-    try:
-        _run(binaries / "pg_ctl", "-D", server.directory / "data", "-m", "fast", "-w", "stop")
-    finally:
-        shutil.rmtree(server.directory, ignore_errors=True)
+from bot.persistence import Store
+from fakes.postgres import Server, server_binaries, start, stop
 
 
 @pytest.fixture(scope="session")
@@ -109,14 +33,41 @@ def postgres_server() -> Iterator[Server]:
 
 
 _databases = itertools.count(1)
+MIGRATED = "quizbot_migrated"  # the template: the store's schema, no rows
+
+
+@contextmanager
+def _database(server: Server, template: str) -> Iterator[str]:
+    """A new database copied from ``template``, dropped after use."""
+    name = f"quizbot_{next(_databases)}"
+    server.admin(f"CREATE DATABASE {name} TEMPLATE {template}")
+    try:
+        yield server.url(name)
+    finally:
+        server.admin(f"DROP DATABASE {name} WITH (FORCE)")
+
+
+@pytest.fixture(scope="session")
+def migrated_template(postgres_server: Server) -> str:
+    """The run's migrated template database, made the first time a test asks for it."""
+    postgres_server.admin(f"CREATE DATABASE {MIGRATED} TEMPLATE template0")
+
+    async def migrate() -> None:
+        await (await Store.open(postgres_server.url(MIGRATED))).close()
+
+    asyncio.run(migrate())
+    return MIGRATED
 
 
 @pytest.fixture
 def postgres_url(postgres_server: Server) -> Iterator[str]:
-    """A fresh, empty database for one test, dropped after it."""
-    name = f"quizbot_{next(_databases)}"
-    postgres_server.admin(f"CREATE DATABASE {name} TEMPLATE template0")
-    try:
-        yield postgres_server.url(name)
-    finally:
-        postgres_server.admin(f"DROP DATABASE {name} WITH (FORCE)")
+    """A fresh, empty database for one test (what a new operator points quizbot at)."""
+    with _database(postgres_server, "template0") as url:
+        yield url
+
+
+@pytest.fixture
+def migrated_postgres_url(postgres_server: Server, migrated_template: str) -> Iterator[str]:
+    """A fresh database with the store's schema already in place."""
+    with _database(postgres_server, migrated_template) as url:
+        yield url

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.domain.actions import AnswerAction, decode
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.services.engine import Engine
+from bot.services.requests import button
 from bot.ui.views import Feedback, QuestionView
 
 ANA = PlayerRef("slack", "U1", "Ana")
@@ -38,9 +39,9 @@ async def play(
     assert isinstance(view, QuestionView)
     while True:
         pick = right_choice if right else wrong_choice
-        feedback = await engine.click(player, pick(engine, view))
+        feedback = await engine.click(player, button(pick(engine, view)))
         assert isinstance(feedback, Feedback)
         if feedback.next_action is None:
             return feedback
-        view = await engine.click(player, feedback.next_action)  # type: ignore[assignment]
+        view = await engine.click(player, button(feedback.next_action))  # type: ignore[assignment]
         assert isinstance(view, QuestionView)

@@ -12,9 +12,8 @@ import discord
 from adapters.discord.render import render as render_discord
 from adapters.phrases import render as render_terminal
 from adapters.slack.render import render as render_slack
-
-from ..discord.limits import message_problems as discord_problems
-from ..slack.fake_slack import message_problems as slack_problems
+from fakes.discord.checks import message_problems as discord_problems
+from fakes.slack import message_problems as slack_problems
 
 
 @dataclass(frozen=True)

@@ -49,7 +49,10 @@ def question_view(bank: Bank, question: Question, locale: str, number: int = 1) 
         prompt=_text(question.prompt, locale),
         choices=tuple(
             ChoiceView(
-                LETTERS[i], _text(text, locale), actions.AnswerAction(RUN, number - 1, i).encode()
+                LETTERS[i],
+                _text(text, locale),
+                actions.AnswerAction(RUN, number - 1, i).encode(),
+                i,
             )
             for i, text in enumerate(question.choices)
         ),
@@ -89,11 +92,11 @@ def channel_views(
 ) -> list[object]:
     """Every channel-play view of one question, as large as the core makes them."""
     choices = tuple(
-        ChoiceView(LETTERS[i], _text(text, locale), actions.DailyAction(POST, i).encode())
+        ChoiceView(LETTERS[i], _text(text, locale), actions.DailyAction(POST, i).encode(), i)
         for i, text in enumerate(question.choices)
     )
     race_choices = tuple(
-        ChoiceView(c.letter, c.text, actions.RaceAction(POST, 19, i).encode())
+        ChoiceView(c.letter, c.text, actions.RaceAction(POST, 19, i).encode(), i)
         for i, c in enumerate(choices)
     )
     answer = choices[question.answer]

@@ -22,7 +22,6 @@ from bot.domain.identities import PlayerRef
 from bot.domain.insight_links import Signer
 from bot.domain.memory import Memory
 from bot.persistence import Store
-from bot.services.channel import Caller
 from bot.services.engine import Engine
 from bot.services.requests import Context, ShowDashboard
 from bot.ui.views import DashboardLink
@@ -30,6 +29,8 @@ from bot.ui.views import DashboardLink
 from ..support.browser import CHROMIUM, DRIVER, browser, load, texts
 from ..support.channel import ADMIN, CHANNEL, FakeClock, moment
 from ..test_review import answer_quiz
+
+pytestmark = pytest.mark.e2e
 
 SECRET = "a-test-secret-of-32-characters!!"
 SNEAKY = PlayerRef("slack", "U9", "<script>alert(1)</script>")
@@ -160,4 +161,4 @@ def test_links_cannot_be_made_without_the_secret() -> None:
     granted = signer.check(token, 1001.0)
     assert not isinstance(granted, str) and granted.scope.workspace_id == "T1"
     assert signer.check(token, 1000.0 + 24 * 3600) == "expired"
-    assert Caller(ADMIN, CHANNEL, "en", True).is_admin
+    assert Context(ADMIN, CHANNEL, is_admin=True).is_admin

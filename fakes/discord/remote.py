@@ -1,17 +1,17 @@
-"""Drive a bot connected to a standalone fake Discord (``python -m tests.discord.fake_discord``)
-by hand: send slash commands and clicks, or click through a whole quiz, and print what
-the user would see.
+"""Drive a bot connected to a standalone fake Discord (``python -m fakes.discord``) by hand,
+through the fake's control API: send slash commands and clicks, or click through a whole
+quiz, and print what the user would see.
 
-    python -m tests.discord.drive slash quiz topic=offloading
-    python -m tests.discord.drive slash quiz-remind on time=09:00 timezone=Europe/Berlin
-    python -m tests.discord.drive click <message id> <custom id>
-    python -m tests.discord.drive play --topic offloading --clicks 5
-    python -m tests.discord.drive play --message <message id>   # continue a quiz
-    python -m tests.discord.drive --admin slash quiz-daily action=on topics=tiny \
+    python -m fakes.discord.remote slash quiz topic=offloading
+    python -m fakes.discord.remote slash quiz-remind on time=09:00 timezone=Europe/Berlin
+    python -m fakes.discord.remote click <message id> <custom id>
+    python -m fakes.discord.remote play --topic offloading --clicks 5
+    python -m fakes.discord.remote play --message <message id>   # continue a quiz
+    python -m fakes.discord.remote --admin slash quiz-daily action=on topics=tiny \\
         time=09:30 timezone=Europe/Berlin reveal_hours=0.02   # as a member with Manage Server
-    python -m tests.discord.drive channel         # the channel's public posts and their buttons
-    python -m tests.discord.drive --user 1500000000000000002 --name Bob click <post> <custom id>
-    python -m tests.discord.drive state
+    python -m fakes.discord.remote channel         # the channel's public posts and buttons
+    python -m fakes.discord.remote --user 1500000000000000002 --name Bob click <post> <id>
+    python -m fakes.discord.remote state
 """
 
 from __future__ import annotations
@@ -24,22 +24,21 @@ from typing import Any
 
 import aiohttp
 
-from .fake_discord import ALICE, MANAGE_GUILD, Outcome
+from ..serving import get_json
+from .outcome import Outcome
+from .world import ALICE, MANAGE_GUILD
 
 
 class Driver:
-    def __init__(self, session: aiohttp.ClientSession, url: str, who: dict[str, str]):
-        self.session, self.url, self.who = session, url.rstrip("/"), who
-
-    async def _get(self, path: str) -> Any:
-        async with self.session.get(self.url + path) as response:
-            return await response.json()
+    def __init__(self, url: str, who: dict[str, Any]):
+        self.url, self.who = url.rstrip("/"), who
 
     async def interact(self, spec: dict[str, Any]) -> dict[str, Any]:
-        async with self.session.post(
-            f"{self.url}/_test/interact", json={**self.who, **spec}
-        ) as response:
-            data = await response.json()
+        async with (
+            aiohttp.ClientSession() as session,
+            session.post(f"{self.url}/_test/interact", json={**self.who, **spec}) as response,
+        ):
+            data: dict[str, Any] = await response.json()
         if response.status != 200:
             raise SystemExit(f"fake Discord: {data['error']}")
         show(data)
@@ -61,7 +60,7 @@ class Driver:
         if message_id is None:
             message_id = (await self.slash("quiz", {"topic": topic}))["message"]["id"]
         for _ in range(clicks):
-            message = await self._get(f"/_test/message/{message_id}")
+            message = await get_json(f"{self.url}/_test/message/{message_id}")
             buttons = [c for row in message["components"] for c in row["components"]]
             if not buttons:
                 print("--- no buttons left: the quiz is over")
@@ -70,10 +69,10 @@ class Driver:
         print(f"--- continue with: play --message {message_id}")
 
     async def state(self) -> None:
-        print(json.dumps(await self._get("/_test/state"), indent=2))
+        print(json.dumps(await get_json(f"{self.url}/_test/state"), indent=2))
 
     async def channel(self, last: int) -> None:
-        for message in (await self._get("/_test/channel"))[-last:]:
+        for message in (await get_json(f"{self.url}/_test/channel"))[-last:]:
             edited = " (edited)" if message.get("edited_timestamp") else ""
             print(f"=== post {message['id']}{edited}")
             show_message(message)
@@ -103,25 +102,24 @@ async def run(args: argparse.Namespace) -> None:
         "permissions": MANAGE_GUILD if args.admin else 0,
         "roles": args.role,
     }
-    async with aiohttp.ClientSession() as session:
-        driver = Driver(session, args.url, who)
-        if args.command == "slash":
-            # A word without "=" names the subcommand (/quiz-remind on …).
-            words = [o for o in args.options if "=" not in o]
-            options = dict(o.split("=", 1) for o in args.options if "=" in o)
-            await driver.slash(args.name_, options, words[0] if words else None)
-        elif args.command == "click":
-            await driver.click(args.message_id, args.custom_id)
-        elif args.command == "play":
-            await driver.play(args.topic, args.clicks, args.message)
-        elif args.command == "channel":
-            await driver.channel(args.last)
-        else:
-            await driver.state()
+    driver = Driver(args.url, who)
+    if args.command == "slash":
+        # A word without "=" names the subcommand (/quiz-remind on …).
+        words = [o for o in args.options if "=" not in o]
+        options = dict(o.split("=", 1) for o in args.options if "=" in o)
+        await driver.slash(args.name_, options, words[0] if words else None)
+    elif args.command == "click":
+        await driver.click(args.message_id, args.custom_id)
+    elif args.command == "play":
+        await driver.play(args.topic, args.clicks, args.message)
+    elif args.command == "channel":
+        await driver.channel(args.last)
+    else:
+        await driver.state()
 
 
 def main(argv: list[str] | None = None) -> int:
-    top = argparse.ArgumentParser(prog="python -m tests.discord.drive")
+    top = argparse.ArgumentParser(prog="python -m fakes.discord.remote")
     top.add_argument("--url", default="http://127.0.0.1:8765", help="the fake Discord")
     top.add_argument("--user", default=ALICE.id, help="the clicking user's id")
     top.add_argument("--name", default=ALICE.name, help="the user's display name")

@@ -1,6 +1,6 @@
-"""Discord's limits on what a bot sends, checked the way Discord's API checks them (it
-answers 400). discord.py checks almost none of these client-side. The numbers are
-Discord's documented ones (docs/PLATFORM_LIMITS.md), kept apart from the renderer's own."""
+"""Discord's limits on what a bot sends, checked the way Discord's API checks them (the fake
+answers 400 to a violation). discord.py checks almost none of these client-side. The numbers
+are Discord's documented ones (docs/PLATFORM_LIMITS.md), kept apart from the renderer's own."""
 
 from __future__ import annotations
 

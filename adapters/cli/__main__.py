@@ -1,0 +1,7 @@
+"""``python -m adapters.cli``: as ``quizbot run --workers`` starts each worker."""
+
+import sys
+
+from .main import main
+
+sys.exit(main())

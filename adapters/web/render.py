@@ -1,0 +1,154 @@
+"""The dashboard's pages as HTML, from the core's views of them
+(``bot.services.dashboard``): a page's title and body, which ``pages.shell`` frames."""
+
+from __future__ import annotations
+
+from html import escape
+
+from bot.services.dashboard import (
+    COMPETITION,
+    BoardPage,
+    InsightsPage,
+    ParticipationPage,
+    Picks,
+    QuestionPage,
+    TopicChoice,
+)
+from bot.ui.layout import shown_percent
+
+from .charts import Bar, bar_chart
+from .pages import Page, choices, table
+
+
+def leaderboards(page: Page, shown: BoardPage) -> tuple[str, str]:
+    periods: list[tuple[str | None, str]] = [(p, page.t(f"period_{p}")) for p in shown.periods]
+    if shown.competition:
+        periods.append((COMPETITION, shown.competition))
+    if shown.period == COMPETITION and shown.competition:
+        board = page.t("competition_title", name=shown.competition)
+    else:
+        board = page.t("leaderboard_title", period=page.t(f"period_{shown.period}"))
+    if shown.topic_title:
+        board = f"{board} · {shown.topic_title}"
+    parts = [
+        choices(page, page.t("period_label"), "period", periods),
+        _topic_choices(page, shown.topics),
+    ]
+    if shown.rows:
+        bars = [Bar(row.name, row.points, str(row.points)) for row in shown.rows]
+        parts.append(
+            bar_chart("points", page.t("points_chart"), page.t("points_desc", board=board), bars)
+        )
+        rows = [
+            (str(r.rank), escape(r.name), str(r.points), str(r.correct), str(r.answered))
+            for r in shown.rows
+        ]
+        headers = [
+            page.t(k) for k in ("col_rank", "col_name", "col_points", "col_right", "col_answered")
+        ]
+        parts.append(table(headers, rows, {0, 2, 3, 4}))
+    else:
+        parts.append(f"<p>{escape(page.t('nothing_yet'))}</p>")
+    return board, "".join(parts)
+
+
+def insights(page: Page, shown: InsightsPage) -> tuple[str, str]:
+    title = page.t("insights_title", period=page.t(f"insights_period_{shown.period}"))
+    parts = [_windows(page, shown.periods), _topic_choices(page, shown.topics)]
+    if not shown.rows:
+        parts.append(f"<p>{escape(page.t('insights_empty'))}</p>")
+        return title, "".join(parts)
+    headers = [
+        page.t(k)
+        for k in ("col_topic", "col_players", "col_answers", "col_accuracy", "col_retention")
+    ]
+    cells = [
+        (
+            escape(t.title),
+            str(t.players),
+            str(t.answers),
+            shown_percent(t.accuracy),
+            shown_percent(t.retention),
+        )
+        for t in shown.rows
+    ]
+    parts.append(table(headers, cells, {1, 2, 3, 4}))
+    for number, topic in enumerate(shown.rows):
+        bars = [
+            Bar(q.prompt, q.accuracy or 0, f"{shown_percent(q.accuracy)} ({q.first_tries})")
+            for q in topic.hardest
+        ]
+        if bars:
+            parts.append(
+                bar_chart(
+                    f"accuracy-{number}",
+                    page.t("accuracy_chart", topic=topic.title),
+                    page.t("accuracy_desc"),
+                    bars,
+                )
+            )
+    parts.append(f"<h2>{escape(page.t('insights_flagged'))}</h2>")
+    if shown.flagged:
+        headers = [page.t(k) for k in ("col_question", "col_topic", "col_accuracy", "col_flags")]
+        rows = [
+            (
+                f'<a href="{page.href(f"question/{q.bank_id}/{q.question_id}")}">'
+                f"{escape(q.prompt)}</a>",
+                escape(q.topic_title),
+                shown_percent(q.accuracy),
+                escape("; ".join(page.t(f"flag_{flag}") for flag in q.flags)),
+            )
+            for q in shown.flagged
+        ]
+        parts.append(table(headers, rows, {2}))
+    else:
+        parts.append(f"<p>{escape(page.t('insights_none_flagged'))}</p>")
+    return title, "".join(parts)
+
+
+def question(page: Page, shown: QuestionPage) -> tuple[str, str]:
+    def bars(picks: Picks) -> list[Bar]:
+        return [
+            Bar(
+                page.t("right_marked", text=text) if i == shown.answer else text,
+                picks.counts[i],
+                str(picks.counts[i]),
+                highlight=i == shown.answer,
+            )
+            for i, text in enumerate(shown.choices)
+        ]
+
+    parts = [f"<p>{escape(shown.prompt)}</p>"]
+    parts.append(
+        bar_chart("choices", page.t("choices_chart"), page.t("choices_desc"), bars(shown.overall))
+    )
+    for week in shown.weeks:
+        heading = page.t("week_of", day=week.monday)
+        parts.append(f"<h2>{escape(heading)}</h2>")
+        parts.append(bar_chart(f"week-{week.monday}", heading, page.t("choices_desc"), bars(week)))
+    return shown.title, "".join(parts)
+
+
+def participation(page: Page, shown: ParticipationPage) -> tuple[str, str]:
+    title = page.t("nav_participation")
+    parts = [_windows(page, shown.periods)]
+    if not shown.days:
+        parts.append(f"<p>{escape(page.t('nothing_yet'))}</p>")
+        return title, "".join(parts)
+    bars = [Bar(day.day, day.players, str(day.players)) for day in shown.days]
+    parts.append(bar_chart("active", page.t("active_chart"), page.t("active_desc"), bars))
+    rows = [(escape(name), str(days)) for name, days in shown.streaks]
+    if rows:
+        parts.append(table([page.t("col_name"), page.t("col_streak")], rows, {1}))
+    return title, "".join(parts)
+
+
+def _topic_choices(page: Page, topics: tuple[TopicChoice, ...]) -> str:
+    options: list[tuple[str | None, str]] = [(None, page.t("all_topics"))]
+    options += [(topic.id, topic.title) for topic in topics]
+    return choices(page, page.t("topic_label"), "topic", options)
+
+
+def _windows(page: Page, periods: tuple[str, ...]) -> str:
+    options = [(p, page.t(f"insights_period_{p}")) for p in periods]
+    return choices(page, page.t("period_label"), "period", options)

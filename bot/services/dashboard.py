@@ -1,0 +1,196 @@
+"""The dashboard's pages as the core serves them, for the one workspace a signed link
+grants: its leaderboards (by calendar period, or the latest competition's, and topic), its
+insights, one question's answers week by week, and who took part. Each page is a frozen
+view the web adapter renders; None is a page that does not exist (an unknown period,
+topic or question), which the adapter answers with 404."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+from bot.content.banks import Catalog
+from bot.domain.clock import Clock
+from bot.domain.identities import ScopeRef
+from bot.domain.insight_report import day_of
+from bot.domain.periods import ALL, CALENDAR_PERIODS, MONTH, ROLLING_WINDOWS, calendar_key
+from bot.persistence import ALL_BANKS, BoardRepository, InsightRepository
+from bot.services.channel import leader_row, question_in
+from bot.services.competition_service import Competitions
+from bot.services.insights import Insights, shortened, topic_rows
+from bot.services.library import Library
+from bot.ui.views import ActiveDay, LeaderRow, QuestionRow, TopicRow
+
+if TYPE_CHECKING:
+    from bot.services.engine import Engine
+
+COMPETITION = "competition"  # the board period of the workspace's latest competition
+SHOWN_WEEKS = 8  # a question's most recent weeks with answers, one chart each
+LABEL_CHARS = 60  # a question's prompt as a chart label or a link
+
+
+@dataclass(frozen=True)
+class TopicChoice:
+    id: str
+    title: str
+
+
+@dataclass(frozen=True)
+class BoardPage:
+    period: str  # one of ``periods``, or competition
+    periods: tuple[str, ...]  # the calendar periods offered
+    competition: str | None  # the latest competition's name: its board is offered too
+    topic_title: str | None  # None: all topics
+    topics: tuple[TopicChoice, ...]
+    rows: tuple[LeaderRow, ...]
+
+
+@dataclass(frozen=True)
+class InsightsPage:
+    period: str  # one of ``periods``
+    periods: tuple[str, ...]  # the rolling windows offered
+    topics: tuple[TopicChoice, ...]
+    rows: tuple[TopicRow, ...]  # each with every question tried, hardest first
+    flagged: tuple[QuestionRow, ...]
+
+
+@dataclass(frozen=True)
+class Picks:
+    """Answers per choice (bank order) over a span: all time, or the week of a Monday."""
+
+    monday: str | None  # ISO date; None: all time
+    counts: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class QuestionPage:
+    title: str  # the prompt, shortened
+    prompt: str
+    choices: tuple[str, ...]  # bank order
+    answer: int  # the right choice's index
+    overall: Picks
+    weeks: tuple[Picks, ...]  # the most recent weeks with answers, oldest first
+
+
+@dataclass(frozen=True)
+class ParticipationPage:
+    periods: tuple[str, ...]  # the rolling windows offered
+    days: tuple[ActiveDay, ...]  # every day with answers in the window, oldest first
+    streaks: tuple[tuple[str, int], ...]  # (name, days), longest first
+
+
+class Dashboard:
+    def __init__(
+        self,
+        library: Library,
+        insights: Insights,
+        competitions: Competitions,
+        boards: BoardRepository,
+        answers: InsightRepository,
+        clock: Clock,
+    ):
+        self._library = library
+        self._insights = insights
+        self._competitions = competitions
+        self._boards = boards
+        self._answers = answers
+        self._clock = clock
+
+    @classmethod
+    def of(cls, engine: Engine) -> Dashboard:
+        """The dashboard over the engine's services and store."""
+        store = engine.store
+        return cls(
+            engine.library,
+            engine.insights,
+            engine.competitions,
+            store.boards,
+            store.insights,
+            engine.clock,
+        )
+
+    async def leaderboard(
+        self, scope: ScopeRef, locale: str, period: str | None, topic: str | None
+    ) -> BoardPage | None:
+        """A board of a calendar period (all time unless ``period`` names one) or of the
+        latest competition, of one bank id or of every topic."""
+        catalog = await self._library.of(scope)
+        competition = await self._competitions.latest(scope)
+        period = ALL if period is None else period
+        bank = catalog.get(topic) if topic else None
+        if topic and bank is None:
+            return None
+        if period == COMPETITION and competition:
+            key = competition.period
+        elif period in CALENDAR_PERIODS:
+            key = calendar_key(period, self._clock.now())
+        else:
+            return None
+        standing = await self._boards.standing(scope, bank.id if bank else ALL_BANKS, key, None)
+        return BoardPage(
+            period,
+            CALENDAR_PERIODS,
+            competition.name if competition else None,
+            bank.text(bank.title, locale) if bank else None,
+            _topics(catalog, locale),
+            tuple(map(leader_row, standing.rows)),
+        )
+
+    async def insights(
+        self, scope: ScopeRef, locale: str, period: str | None, topic: str | None
+    ) -> InsightsPage | None:
+        """The report over a rolling window (all time unless ``period`` names one), of one
+        bank id or of every topic."""
+        period = ALL if period is None else period
+        if period not in ROLLING_WINDOWS:
+            return None
+        report, catalog = await self._insights.report(scope, period, topic)
+        rows, flagged = topic_rows(catalog, report, locale, hardest=None, prompt_chars=LABEL_CHARS)
+        return InsightsPage(period, ROLLING_WINDOWS, _topics(catalog, locale), rows, flagged)
+
+    async def question(
+        self, scope: ScopeRef, locale: str, bank_id: str, question_id: str
+    ) -> QuestionPage | None:
+        """How often each choice of a question was picked, overall and week by week."""
+        found = question_in(await self._library.of(scope), bank_id, question_id)
+        if found is None:
+            return None
+        bank, question = found
+        choices = len(question.choices)
+        overall = [0] * choices
+        weeks: dict[str, list[int]] = {}
+        for row in await self._answers.log(scope, (bank_id, question_id)):
+            if not 0 <= row.choice < choices:  # a choice the bank no longer has
+                continue
+            overall[row.choice] += 1
+            day = day_of(row.at)
+            monday = (day - timedelta(days=day.weekday())).isoformat()
+            weeks.setdefault(monday, [0] * choices)[row.choice] += 1
+        prompt = bank.text(question.prompt, locale)
+        return QuestionPage(
+            shortened(prompt),
+            prompt,
+            tuple(bank.text(choice, locale) for choice in question.choices),
+            question.answer,
+            Picks(None, tuple(overall)),
+            tuple(Picks(m, tuple(weeks[m])) for m in sorted(weeks)[-SHOWN_WEEKS:]),
+        )
+
+    async def participation(self, scope: ScopeRef, period: str | None) -> ParticipationPage | None:
+        """Players per day and their streaks over a rolling window (the last month unless
+        ``period`` names one)."""
+        period = MONTH if period is None else period
+        if period not in ROLLING_WINDOWS:
+            return None
+        report, _ = await self._insights.report(scope, period)
+        names = await self._answers.names(scope.platform, [s.player_id for s in report.streaks])
+        return ParticipationPage(
+            ROLLING_WINDOWS,
+            tuple(ActiveDay(d.day, d.players) for d in report.days),
+            tuple((names.get(s.player_id, s.player_id), s.days) for s in report.streaks),
+        )
+
+
+def _topics(catalog: Catalog, locale: str) -> tuple[TopicChoice, ...]:
+    return tuple(TopicChoice(b.id, b.text(b.title, locale)) for b in catalog.banks)
