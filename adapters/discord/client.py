@@ -216,12 +216,11 @@ class QuizClient(discord.Client):
                 ensure_ascii=False,
             ).encode()
         ).hexdigest()
-        store = self.engine.store
-        if not force and await store.database.setting(COMMANDS_HASH) == digest:
+        if not force and await self.engine.remembered(COMMANDS_HASH) == digest:
             log.info("slash commands unchanged: not syncing")
             return SyncResult(False, len(payload), self.settings.guild_id)
         synced = await self.tree.sync(guild=self._guild)
-        await store.database.set_setting(COMMANDS_HASH, digest)
+        await self.engine.remember(COMMANDS_HASH, digest)
         where = f"server {self.settings.guild_id}" if self._guild else "all servers"
         log.info("synced %d slash commands to %s", len(synced), where)
         return SyncResult(True, len(synced), self.settings.guild_id)

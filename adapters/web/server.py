@@ -133,5 +133,5 @@ def dashboard_app(
 ) -> web.Application:
     """The dashboard's routes, on their own application or added to ``app``."""
     app = app or web.Application()
-    Site(Dashboard.of(engine), signer, engine.clock).routes(app)
+    Site(engine.dashboard, signer, engine.clock).routes(app)
     return app

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Sequence
+from datetime import time
 from typing import Protocol
 
 from bot.content.banks import Bank, Catalog, Question
+from bot.domain.daily import parse_time, parse_timezone
 from bot.domain.identities import ScopeRef
 from bot.domain.quiz_runs import LETTERS
 from bot.operations import metrics
@@ -95,6 +97,20 @@ def refusal(context: Context, kind: str, command: str, **values: object) -> Noti
         for key, value in values.items()
     }
     return Notice(context.locale, kind, t(context.locale, kind, **quoted), usage=command)
+
+
+def time_of_day(
+    context: Context, command: str, at: str, timezone: str
+) -> tuple[time, str] | Notice:
+    """The time of day and IANA timezone a command names, or the refusal naming which is
+    wrong (``command``: daily or remind)."""
+    when = parse_time(at)
+    if when is None:
+        return refusal(context, "bad_time", command, value=at)
+    zone = parse_timezone(timezone)
+    if zone is None:
+        return refusal(context, "bad_timezone", command, value=timezone)
+    return when, zone
 
 
 def choices(

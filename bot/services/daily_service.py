@@ -19,8 +19,6 @@ from bot.domain.daily import (
     draw,
     due_day,
     next_post_at,
-    parse_time,
-    parse_timezone,
     reveal_time,
 )
 from bot.domain.identities import PlayerRef, ScopeRef
@@ -37,6 +35,7 @@ from bot.services.channel import (
     post,
     question_in,
     refusal,
+    time_of_day,
 )
 from bot.services.library import Library
 from bot.services.requests import Context
@@ -121,12 +120,10 @@ class DailyQuestions:
         unknown = [n for n, b in zip(names, banks, strict=True) if b is None]
         if not names or unknown:
             return refusal(context, "bad_topics", "daily", topics=", ".join(unknown) or "—")
-        when = parse_time(at)
-        if when is None:
-            return refusal(context, "bad_time", "daily", value=at)
-        zone = parse_timezone(timezone)
-        if zone is None:
-            return refusal(context, "bad_timezone", "daily", value=timezone)
+        moment = time_of_day(context, "daily", at, timezone)
+        if isinstance(moment, Notice):
+            return moment
+        when, zone = moment
         hours = reveal_hours or self._reveal_hours
         reveal_after = round(3600 * hours) if hours else DEFAULT_REVEAL_AFTER
         schedule = DailySchedule(

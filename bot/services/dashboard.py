@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 from bot.content.banks import Catalog
 from bot.domain.clock import Clock
@@ -21,9 +20,6 @@ from bot.services.competition_service import Competitions
 from bot.services.insights import Insights, shortened, topic_rows
 from bot.services.library import Library
 from bot.ui.views import ActiveDay, LeaderRow, QuestionRow, TopicRow
-
-if TYPE_CHECKING:
-    from bot.services.engine import Engine
 
 COMPETITION = "competition"  # the board period of the workspace's latest competition
 SHOWN_WEEKS = 8  # a question's most recent weeks with answers, one chart each
@@ -96,19 +92,6 @@ class Dashboard:
         self._boards = boards
         self._answers = answers
         self._clock = clock
-
-    @classmethod
-    def of(cls, engine: Engine) -> Dashboard:
-        """The dashboard over the engine's services and store."""
-        store = engine.store
-        return cls(
-            engine.library,
-            engine.insights,
-            engine.competitions,
-            store.boards,
-            store.insights,
-            engine.clock,
-        )
 
     async def leaderboard(
         self, scope: ScopeRef, locale: str, period: str | None, topic: str | None

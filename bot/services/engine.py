@@ -19,6 +19,7 @@ from bot.services import dispatch
 from bot.services.channel import Publishers, notice
 from bot.services.competition_service import Competitions
 from bot.services.daily_service import COUNT_REFRESH, DailyQuestions
+from bot.services.dashboard import Dashboard
 from bot.services.health import Health
 from bot.services.insights import Insights
 from bot.services.installs import GRACE_DAYS, Installs
@@ -124,6 +125,9 @@ class Engine:
         self.insights = Insights(self.library, store.insights, self.clock, signer=dashboard)
         self.insights_for_everyone = insights_for_everyone  # not only admins see insights
         self.installs = Installs(store.installs, self.clock, forget_after_days)
+        self.dashboard = Dashboard(
+            self.library, self.insights, self.competitions, store.boards, store.insights, self.clock
+        )
         self.scheduler = Scheduler(
             [
                 self.daily.posting,
@@ -156,6 +160,13 @@ class Engine:
     def replace_catalog(self, catalog: Catalog) -> None:
         """Swap in reloaded banks; runs in progress keep working (question ids are stable)."""
         self.library.replace_shipped(catalog)
+
+    async def remembered(self, key: str) -> str | None:
+        """A value the bot keeps between runs, such as the digest of its synced commands."""
+        return await self.store.database.setting(key)
+
+    async def remember(self, key: str, value: str) -> None:
+        await self.store.database.set_setting(key, value)
 
     async def topics(self, scope: ScopeRef, locale: str) -> TopicList:
         return topic_list(await self.library.of(scope), locale)

@@ -7,13 +7,13 @@ import logging
 from zoneinfo import ZoneInfo
 
 from bot.domain.clock import Clock
-from bot.domain.daily import local_day, parse_time, parse_timezone
+from bot.domain.daily import local_day
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.memory import due_cutoff, zone_of
 from bot.domain.reminder import Reminder, next_reminder_at
 from bot.operations import metrics
 from bot.persistence import CardRepository, ReminderRepository, RunRepository
-from bot.services.channel import Publishers, notice, refusal
+from bot.services.channel import Publishers, notice, time_of_day
 from bot.services.requests import Context
 from bot.services.scheduler import Duty
 from bot.ui import i18n
@@ -42,12 +42,10 @@ class Reminders:
     # --- commands ---------------------------------------------------------------------
 
     async def on(self, context: Context, at: str, timezone: str) -> Notice:
-        when = parse_time(at)
-        if when is None:
-            return refusal(context, "bad_time", "remind", value=at)
-        zone = parse_timezone(timezone)
-        if zone is None:
-            return refusal(context, "bad_timezone", "remind", value=timezone)
+        moment = time_of_day(context, "remind", at, timezone)
+        if isinstance(moment, Notice):
+            return moment
+        when, zone = moment
         workspace = ScopeRef(context.scope.platform, context.scope.workspace_id)
         next_at = next_reminder_at(when, zone_of(zone), self._clock.now())
         reminder = Reminder(workspace, context.player.id, when, zone, context.locale, next_at)
