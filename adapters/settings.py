@@ -7,7 +7,7 @@ import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from bot.operations.settings import CoreSettings, InvalidSettings, gather, help_table, read
+from bot.operations.settings import CoreSettings, InvalidSettings, gather, read
 
 from .discord import Discord
 from .discord.settings import DiscordSettings
@@ -17,8 +17,6 @@ from .slack.settings import SlackSettings
 
 PLATFORMS = ("slack", "discord")
 SECTIONS = (CoreSettings, SlackSettings, DiscordSettings)
-# Environment variable -> one-line help (deploy/.env.example is checked against it).
-SETTINGS = help_table(SECTIONS)
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from adapters.cli import parser
 from adapters.ops import ops_app
-from adapters.settings import SETTINGS, load
+from adapters.settings import load
 from bot.content.banks import Catalog, load_catalog, reload_catalog
 from bot.operations import metrics
 from bot.persistence import MIGRATIONS, Store, integrity_problems
@@ -25,7 +25,7 @@ from bot.ui.views import Feedback, Leaderboard, QuestionView
 from .support.cli import run_quizbot
 from .support.environment import FIXTURES, REPO, make_immutable
 from .support.quiz import ANA, TEAM, right_choice
-from .support.settings import problems
+from .support.settings import SETTINGS, problems
 
 DEPLOY = REPO / "deploy"
 

@@ -8,11 +8,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from adapters.settings import SECTIONS, SETTINGS, load
+from adapters.settings import SECTIONS, load
 from bot.operations.settings import database, declared
 
 from .support.cli import run_quizbot
-from .support.settings import problems
+from .support.settings import SETTINGS, problems
 
 
 def test_the_help_table_is_the_declared_variables() -> None:

@@ -155,22 +155,48 @@ class QuizTree(app_commands.CommandTree):
 
 
 def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.CommandTree:
+    """Every command, group by group, in the order Discord lists them."""
     tree = QuizTree(client)
+    complete = Completions(handlers)
+    for add in (
+        _player_commands,
+        _channel_commands,
+        _bank_commands,
+        _lead_commands,
+        _data_commands,
+    ):
+        add(tree, handlers, complete)
+    tree.error(_on_error)
+    return tree
 
-    async def topics_named(
-        interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await topic_choices(handlers.engine, interaction, current)
 
-    async def topic_list_choices(
-        interaction: discord.Interaction, current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await topic_choices(handlers.engine, interaction, current, listed=True)
+class Completions:
+    """Topic suggestions as the player types, for the commands that name topics. Plain
+    functions, not methods: discord.py binds a method's callback to a cog."""
+
+    def __init__(self, handlers: Handlers) -> None:
+        async def named(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return await topic_choices(handlers.engine, interaction, current)
+
+        async def listed(
+            interaction: discord.Interaction, current: str
+        ) -> list[app_commands.Choice[str]]:
+            return await topic_choices(handlers.engine, interaction, current, listed=True)
+
+        self.named, self.listed = named, listed
+
+
+def _player_commands(
+    tree: app_commands.CommandTree, handlers: Handlers, complete: Completions
+) -> None:
+    """A player's own: quizzes, boards, stats, review, language and topics."""
 
     @tree.command(name="quiz", description=text("cmd_quiz"))
     @personal
     @app_commands.describe(topic=text("opt_topic"))
-    @app_commands.autocomplete(topic=topics_named)
+    @app_commands.autocomplete(topic=complete.named)
     async def quiz(interaction: discord.Interaction, topic: str) -> None:
         await handlers.handle(interaction, StartQuiz(topic))
 
@@ -178,7 +204,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     @personal
     @app_commands.describe(period=text("opt_period"), topic=text("opt_board_topic"))
     @app_commands.choices(period=choices(*CALENDAR_PERIODS, COMPETITION, prefix="period_"))
-    @app_commands.autocomplete(topic=topics_named)
+    @app_commands.autocomplete(topic=complete.named)
     async def leaderboard(
         interaction: discord.Interaction,
         period: app_commands.Choice[str] | None = None,
@@ -215,6 +241,12 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     async def topics(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowTopics())
 
+
+def _channel_commands(
+    tree: app_commands.CommandTree, handlers: Handlers, complete: Completions
+) -> None:
+    """Channel play, in servers that added the bot (it posts there)."""
+
     # Channel play, in servers that added the bot (it posts there). Options are flat (an
     # action choice, then what it needs) rather than subcommands, so each is one command
     # line with Discord's own option hints.
@@ -229,7 +261,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         prefer_missed=text("opt_prefer_missed"),
     )
     @app_commands.choices(action=choices("on", "off", "status", prefix="action_"))
-    @app_commands.autocomplete(topics=topic_list_choices, timezone=timezones)
+    @app_commands.autocomplete(topics=complete.listed, timezone=timezones)
     async def daily(
         interaction: discord.Interaction,
         action: app_commands.Choice[str],
@@ -252,7 +284,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         questions=text("opt_race_questions"),
         seconds=text("opt_race_seconds"),
     )
-    @app_commands.autocomplete(topic=topics_named)
+    @app_commands.autocomplete(topic=complete.named)
     async def race_start(
         interaction: discord.Interaction,
         topic: str,
@@ -275,7 +307,7 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
         topics=text("opt_competition_topics"),
     )
     @app_commands.choices(action=choices("start", "end", "standings", prefix="action_"))
-    @app_commands.autocomplete(topics=topic_list_choices)
+    @app_commands.autocomplete(topics=complete.listed)
     async def competition(
         interaction: discord.Interaction,
         action: app_commands.Choice[str],
@@ -288,6 +320,12 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
             "end": CompetitionEnd(),
         }
         await handlers.handle(interaction, asked.get(action.value, CompetitionStandings()))
+
+
+def _bank_commands(
+    tree: app_commands.CommandTree, handlers: Handlers, complete: Completions
+) -> None:
+    """A server's own questions: its banks and proposals."""
 
     tree.add_command(server_only(bank_group(handlers)))
 
@@ -302,11 +340,17 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     async def proposals(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowProposals())
 
+
+def _lead_commands(
+    tree: app_commands.CommandTree, handlers: Handlers, complete: Completions
+) -> None:
+    """For leads, about a server's team."""
+
     # For leads, about a server's team: not offered in DMs (nobody is an admin there).
     @tree.command(name="quiz-insights", description=text("cmd_insights"))
     @server_only
     @app_commands.describe(topic=text("opt_board_topic"), period=text("opt_period"))
-    @app_commands.autocomplete(topic=topics_named)
+    @app_commands.autocomplete(topic=complete.named)
     @app_commands.choices(period=choices(*ROLLING_WINDOWS, prefix="insights_period_"))
     async def insights(
         interaction: discord.Interaction,
@@ -321,38 +365,40 @@ def build_tree(client: discord.Client, handlers: Handlers) -> app_commands.Comma
     async def dashboard(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ShowDashboard())
 
+
+def _data_commands(
+    tree: app_commands.CommandTree, handlers: Handlers, complete: Completions
+) -> None:
+    """A player's data: deleting it."""
+
     @tree.command(name="quiz-forget-me", description=text("cmd_forget_me"))
     @personal
     async def forget_me(interaction: discord.Interaction) -> None:
         await handlers.handle(interaction, ForgetMe())
 
-    @tree.error
-    async def on_error(
-        interaction: discord.Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        # Commands Discord knows but we don't (or with other options) mean the synced
-        # commands are out of date: answer politely instead of "This interaction failed".
-        if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
-            log.warning("%s: run `quizbot discord sync` to update the commands", error)
-        elif isinstance(error, app_commands.TransformerError):
-            # A value the command does not take (not one of its choices, say): Discord
-            # only sends those for out-of-date commands. The value itself may be huge.
-            log.warning(
-                "an option value of /%s does not fit the command: run `quizbot discord sync`",
-                interaction.command.name if interaction.command else "?",
-            )
-        else:
-            log.error("a Discord command failed", exc_info=error)
-        if interaction.response.is_done():
-            return
-        if interaction.type is discord.InteractionType.autocomplete:
-            await interaction.response.autocomplete([])
-        else:
-            await interaction.response.send_message(
-                ephemeral=True, **try_again(interaction).send_kwargs()
-            )
 
-    return tree
+async def _on_error(interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+    # Commands Discord knows but we don't (or with other options) mean the synced
+    # commands are out of date: answer politely instead of "This interaction failed".
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        log.warning("%s: run `quizbot discord sync` to update the commands", error)
+    elif isinstance(error, app_commands.TransformerError):
+        # A value the command does not take (not one of its choices, say): Discord
+        # only sends those for out-of-date commands. The value itself may be huge.
+        log.warning(
+            "an option value of /%s does not fit the command: run `quizbot discord sync`",
+            interaction.command.name if interaction.command else "?",
+        )
+    else:
+        log.error("a Discord command failed", exc_info=error)
+    if interaction.response.is_done():
+        return
+    if interaction.type is discord.InteractionType.autocomplete:
+        await interaction.response.autocomplete([])
+    else:
+        await interaction.response.send_message(
+            ephemeral=True, **try_again(interaction).send_kwargs()
+        )
 
 
 def remind_group(handlers: Handlers) -> app_commands.Group:

@@ -71,11 +71,6 @@ def declared(model: type) -> Iterator[tuple[str, Setting]]:
         yield field.name, field.metadata["setting"]
 
 
-def help_table(models: Iterable[type]) -> dict[str, str]:
-    """Environment variable -> one-line help (deploy/.env.example is checked against it)."""
-    return {s.env: s.help for model in models for _, s in declared(model) if s.env}
-
-
 class InvalidSettings(Exception):
     """Settings that keep a command from running: one line per problem."""
 

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from adapters.settings import load
-from bot.operations.settings import InvalidSettings
+from adapters.settings import SECTIONS, load
+from bot.operations.settings import InvalidSettings, declared
+
+# Environment variable -> its one-line help, for every section: deploy/.env.example and
+# the compose files are checked against it.
+SETTINGS = {s.env: s.help for model in SECTIONS for _, s in declared(model) if s.env}
 
 
 def problems(
