@@ -14,6 +14,13 @@ from fakes.discord import TOKEN, FakeDiscord
 from .support import running_bot
 
 
+async def _identify_at_once(
+    client: discord.Client, shard_id: int | None, *, initial: bool = False
+) -> None:
+    """The fake limits no IDENTIFY rate: discord.py's 5 s pause before each IDENTIFY after
+    the first (a second shard, a new session) would only make the tests wait."""
+
+
 @pytest.fixture
 async def fake(
     monkeypatch: pytest.MonkeyPatch, request: pytest.FixtureRequest
@@ -23,6 +30,7 @@ async def fake(
     monkeypatch.setattr(discord.http.Route, "BASE", discord.http.Route.BASE)
     gateway = discord.gateway.DiscordWebSocket
     monkeypatch.setattr(gateway, "DEFAULT_GATEWAY", gateway.DEFAULT_GATEWAY)
+    monkeypatch.setattr(discord.Client, "before_identify_hook", _identify_at_once)
     server = FakeDiscord(getattr(request, "param", TOKEN))
     await server.start()
     yield server

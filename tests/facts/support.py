@@ -29,8 +29,9 @@ NUMBER_OR_PERCENT = re.compile(r"\d+(?:\.\d+)?%?")
 
 
 def load(bank_id: str) -> dict[str, Any]:
-    """The parsed banks/<bank_id>.yaml."""
-    return yaml.safe_load((BANKS / f"{bank_id}.yaml").read_text(encoding="utf-8"))
+    """The parsed banks/<bank_id>.yaml (by libyaml, as the bot reads banks: 10x faster)."""
+    text = (BANKS / f"{bank_id}.yaml").read_text(encoding="utf-8")
+    return yaml.load(text, Loader=yaml.CSafeLoader)
 
 
 def numbers(text: str, pattern: re.Pattern[str] = NUMBER) -> list[str]:
