@@ -6,7 +6,6 @@ of it in the app's DM."""
 
 from __future__ import annotations
 
-import itertools
 import json
 from pathlib import Path
 from typing import Any
@@ -278,9 +277,7 @@ async def test_one_workspace_never_sees_another_workspaces_bank(
     slack: SlackDriver, fake: FakeSlack
 ) -> None:
     assert await upload_file(slack, fake, "team.gift", gift_bytes()) == SAVED
-    # Its own response_url keys: the fake files replies by key.
-    keys = itertools.count(1000)
-    other = SlackDriver(fake, slack.app_url, SECRET, team="T2", channel="C9", _keys=keys)
+    other = SlackDriver(fake, slack.app_url, SECRET, team="T2", channel="C9")
     assert shown_text(await other.command("bank list", ADMIN)) == NO_BANKS
     unknown = shown_text(await other.command("team", "U1"))
     assert "Question 1 of 3" not in unknown and "team" in unknown
