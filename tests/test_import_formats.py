@@ -429,3 +429,11 @@ def test_ids_are_stable_and_unique() -> None:
     hindi = "id,prompt,choice_1,choice_2,answer\n,सही है?,हाँ,नहीं,1\n"
     [question] = imported(hindi, "csv", allow_missing=True, language="hi").bank.questions
     assert question.id == "q1"
+
+
+def test_many_alike_prompts_take_the_next_free_suffix() -> None:
+    """Ids of repeated prompts: -2, -3, …, stepping over ids a question already has."""
+    rows = [",Same?,a,b,1"] * 4 + ["same-4,Other?,a,b,1"] + [",Same?,a,b,1"] * 2
+    text = "id,prompt,choice_1,choice_2,answer\n" + "\n".join(rows) + "\n"
+    ids = [q.id for q in imported(text, "csv", allow_missing=True).bank.questions]
+    assert ids == ["same", "same-2", "same-3", "same-4", "same-4-2", "same-5", "same-6"]

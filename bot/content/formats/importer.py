@@ -45,18 +45,29 @@ class Imported:
 
 
 def _ids(drafts: tuple[Draft, ...]) -> list[str]:
+    """A unique id per question: its name or a slug of it, with -2, -3, … on repeats. Each
+    base remembers the last suffix it took (every one up to it is taken), so a file of many
+    alike prompts costs linear time, not quadratic."""
     taken: set[str] = set()
+    reached: dict[str, int] = {}  # base -> the last suffix it took (1: the base itself)
     out = []
     for number, draft in enumerate(drafts, start=1):
         named = ID_PATTERN.match(draft.name)
         base = draft.name if named else slug(draft.name or draft.prompt) or f"q{number}"
-        found, count = base, 2
+        count = reached.get(base, 1)
+        found = base if count == 1 else _suffixed(base, count)
         while found in taken:
-            suffix = f"-{count}"
-            found, count = base[: _ID_LIMIT - len(suffix)] + suffix, count + 1
+            count += 1
+            found = _suffixed(base, count)
+        reached[base] = count
         taken.add(found)
         out.append(found)
     return out
+
+
+def _suffixed(base: str, count: int) -> str:
+    suffix = f"-{count}"
+    return base[: _ID_LIMIT - len(suffix)] + suffix
 
 
 def _question(draft: Draft, question_id: str, lacking: list[str], language: str) -> dict[str, Any]:
