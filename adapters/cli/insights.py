@@ -10,6 +10,7 @@ import json
 import sys
 from dataclasses import asdict
 
+from bot.content.formats.csv_format import safe_cell
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.insight_report import Report
 from bot.domain.periods import ROLLING_WINDOWS
@@ -138,7 +139,7 @@ async def _data(
         report, catalog = await engine.insights.report(scope, period, topic)
         titles = {t.bank_id: title_of(catalog, t.bank_id, locale) for t in report.topics}
         if form == "csv":
-            writer.writerows(_rows(scope, report, table, titles))
+            writer.writerows(map(safe_cell, row) for row in _rows(scope, report, table, titles))
         else:
             documents.append(
                 {"platform": scope.platform, "workspace": scope.workspace_id, **asdict(report)}

@@ -14,8 +14,24 @@ from bot.content.banks import MAX_CHOICES, Bank
 from bot.content.formats.model import Draft, Format, Parsed, Problems, tidy
 
 CHOICES = tuple(f"choice_{n}" for n in range(1, MAX_CHOICES + 1))
+# A spreadsheet runs a cell that begins with one of these as a formula (also their
+# full-width forms, which some convert): every CSV written here quotes such a cell with a
+# leading apostrophe, which spreadsheets show as text and our reader takes off again.
+FORMULA_STARTS = frozenset("=+-@\t\r＝＋－＠")
 HEADER = ("id", "difficulty", "prompt", *CHOICES, "answer", "explanation", "references")
 REQUIRED = ("prompt", "choice_1", "choice_2", "answer")
+
+
+def safe_cell(value: object) -> object:
+    """``value`` as a CSV cell no spreadsheet runs as a formula (numbers stay numbers)."""
+    if isinstance(value, str) and value.lstrip("'")[:1] in FORMULA_STARTS and value:
+        return "'" + value
+    return value
+
+
+def _unquoted(cell: str) -> str:
+    """A cell as written before ``safe_cell`` quoted it."""
+    return cell[1:] if cell[:1] == "'" and cell.lstrip("'")[:1] in FORMULA_STARTS else cell
 
 
 def _draft(row: dict[str, str], line: int, number: int, problems: Problems) -> Draft | None:
@@ -69,7 +85,8 @@ def read(text: str, path: str, language: str) -> Parsed:
                     line, number, f"{len(cells)} fields where the header has {len(header)}"
                 )
                 continue
-            draft = _draft(dict(zip(header, cells, strict=True)), line, number, problems)
+            row = dict(zip(header, map(_unquoted, cells), strict=True))
+            draft = _draft(row, line, number, problems)
             if draft is not None:
                 drafts.append(draft)
     except csv.Error as exc:
@@ -83,18 +100,17 @@ def write(bank: Bank, language: str) -> str:
     writer.writerow(HEADER)
     for q in bank.questions:
         choices = [bank.text(c, language) for c in q.choices]
-        writer.writerow(
-            [
-                q.id,
-                q.difficulty,
-                bank.text(q.prompt, language),
-                *choices,
-                *[""] * (MAX_CHOICES - len(choices)),
-                q.answer + 1,
-                bank.text(q.explanation, language),
-                "|".join(q.references),
-            ]
-        )
+        row = [
+            q.id,
+            q.difficulty,
+            bank.text(q.prompt, language),
+            *choices,
+            *[""] * (MAX_CHOICES - len(choices)),
+            q.answer + 1,
+            bank.text(q.explanation, language),
+            "|".join(q.references),
+        ]
+        writer.writerow(map(safe_cell, row))
     return out.getvalue()
 
 
