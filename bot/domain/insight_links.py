@@ -7,11 +7,17 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import re
 from dataclasses import dataclass
 
 from bot.domain.identities import ScopeRef
 
 LIFETIME = 24 * 3600.0  # seconds a link works
+# What ``token`` makes, and nothing else: the grant in lowercase hex (a few dozen bytes;
+# 512 is far more than any), a dot, the 32-byte MAC in lowercase hex. No whitespace, no
+# other alphabet: ``bytes.fromhex`` alone would take spaces, and a MAC that is not ASCII
+# would make ``compare_digest`` raise.
+_TOKEN = re.compile(r"((?:[0-9a-f]{2}){1,512})\.([0-9a-f]{64})")
 
 
 @dataclass(frozen=True)
@@ -35,25 +41,24 @@ class Signer:
         self.base_url = base_url.rstrip("/")
         self.lifetime = lifetime
 
-    def _mac(self, payload: bytes) -> str:
-        return _hex(hmac.new(self._key, payload, hashlib.sha256).digest())
+    def _mac(self, payload: bytes) -> bytes:
+        return hmac.new(self._key, payload, hashlib.sha256).digest()
 
     def token(self, scope: ScopeRef, locale: str, now: float) -> str:
         grant = [scope.platform, scope.workspace_id, locale, int(now + self.lifetime)]
         payload = json.dumps(grant, separators=(",", ":")).encode()
-        return f"{_hex(payload)}.{self._mac(payload)}"
+        return f"{_hex(payload)}.{_hex(self._mac(payload))}"
 
     def link(self, scope: ScopeRef, locale: str, now: float) -> str:
         return f"{self.base_url}/dashboard/{self.token(scope, locale, now)}/"
 
     def check(self, token: str, now: float) -> Access | str:
         """The access a token grants, else why not: ``forged`` or ``expired``."""
-        payload_text, _, mac = token.partition(".")
-        try:
-            payload = bytes.fromhex(payload_text)
-        except ValueError:
+        matched = _TOKEN.fullmatch(token)
+        if matched is None:
             return "forged"
-        if not hmac.compare_digest(mac, self._mac(payload)):
+        payload = bytes.fromhex(matched[1])
+        if not hmac.compare_digest(bytes.fromhex(matched[2]), self._mac(payload)):
             return "forged"
         platform, workspace, locale, expires = json.loads(payload)
         if now >= expires:

@@ -10,8 +10,9 @@ import asyncio
 import os
 import urllib.error
 import urllib.request
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from aiohttp import web
@@ -162,3 +163,24 @@ def test_links_cannot_be_made_without_the_secret() -> None:
     assert not isinstance(granted, str) and granted.scope.workspace_id == "T1"
     assert signer.check(token, 1000.0 + 24 * 3600) == "expired"
     assert Context(ADMIN, CHANNEL, is_admin=True).is_admin
+
+
+@pytest.mark.parametrize(
+    "garble",
+    [
+        lambda payload, mac: f"{payload}.{mac[:-1]}é",  # a MAC that is not ASCII
+        lambda payload, mac: f"{payload[:4]} {payload[4:]}.{mac}",  # whitespace inside
+        lambda payload, mac: f"{payload}.{mac.upper()}",  # not the alphabet tokens use
+        lambda payload, mac: f"{payload}.{mac}.{mac}",
+        lambda payload, mac: f"{payload}{mac}",
+    ],
+    ids=["non-ascii", "space", "uppercase", "extra-part", "no-dot"],
+)
+async def test_a_malformed_token_is_a_forged_link_not_an_error(
+    site: Site, garble: Callable[[str, str], str]
+) -> None:
+    token = (await site.link()).split("/dashboard/")[1].rstrip("/")
+    malformed = garble(*token.split("."))
+    assert site.engine.insights.signer.check(malformed, site.clock.now()) == "forged"
+    url = f"{site.base}/dashboard/{quote(malformed)}/"
+    assert await asyncio.to_thread(_status, url) == 403
