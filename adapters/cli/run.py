@@ -17,6 +17,7 @@ from bot.operations import logs
 from bot.operations.leadership import leadership_for
 from bot.operations.process import tune_gc
 from bot.operations.settings import CoreSettings
+from bot.operations.watchdog import LoopWatchdog
 from bot.services.engine import Engine
 from bot.services.topics import topic_list
 
@@ -96,6 +97,7 @@ def _services(
     core = chosen.core
     services = [engine.scheduler.serve(leadership=leadership_for(core.db))]
     services += [chosen.platform(name).serve(engine) for name in names]
+    services.append(LoopWatchdog().serve())  # a held loop delays every chat: say so
     # Each worker its own ports: a scrape must see one process's counters, not a mix.
     number = int(os.environ.get(WORKER, "1"))
     signer = engine.insights.signer

@@ -73,6 +73,11 @@ GATEWAY_RECONNECTS = Counter(
     "Attempts to reconnect to a platform's gateway that failed (each outage retries with backoff).",
     registry=REGISTRY,
 )
+LOOP_LONGEST_STALL = Gauge(
+    "quizbot_event_loop_longest_stall_seconds",
+    "The longest time the event loop was held by one piece of work since the process started.",
+    registry=REGISTRY,
+)
 SCHEDULER_LEADER = Gauge(
     "quizbot_scheduler_leader",
     "1 while this process runs the scheduler (one process does, with several on a database).",
