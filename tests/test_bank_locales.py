@@ -145,12 +145,12 @@ async def test_a_hindi_player_plays_an_english_bank_told_once(tmp_path: Path) ->
         shown = render(first)
         assert NOTICE_HI in shown and "एक उत्तर चुनें:" in shown
         assert first.prompt in shown and first.prompt.startswith("Which ZeRO stage")
-        feedback = await engine.click(ANA, button(first.choices[0].action_id))
+        feedback = await engine.click(ANA, button(first.choices[0].action_id), where=CHANNEL)
         assert isinstance(feedback, Feedback) and feedback.next_action
-        second = await engine.click(ANA, button(feedback.next_action))
+        second = await engine.click(ANA, button(feedback.next_action), where=CHANNEL)
         assert isinstance(second, QuestionView) and second.text_language is None
         assert NOTICE_HI not in render(second)
-        last = await engine.click(ANA, button(second.choices[0].action_id))
+        last = await engine.click(ANA, button(second.choices[0].action_id), where=CHANNEL)
         assert isinstance(last, Feedback) and last.explanation == ""
         assert NO_EXPLANATION_HI in render(last)
         english = await engine.start_quiz(ANA, TEAM, "team", "en", resume=False)
@@ -175,7 +175,9 @@ async def test_channel_posts_fall_back_to_the_banks_language(tmp_path: Path) -> 
         assert all(c.text.startswith("Stage") for c in post.choices)
         [bank] = engine.catalog.banks
         question = next(q for q in bank.questions if q.prompt["en"] == post.prompt)
-        clicked = await engine.click(PLAYERS[0], button(post.choices[0].action_id), "hi")
+        clicked = await engine.click(
+            PLAYERS[0], button(post.choices[0].action_id), "hi", where=CHANNEL
+        )
         assert isinstance(clicked, ChannelFeedback) and clicked.locale == "hi"
         assert clicked.explanation == question.explanation.get("en", "")
         await run_until(engine, clock, moment("2026-11-02T18:00"))

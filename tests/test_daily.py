@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
 from bot.content.banks import Catalog
+from bot.domain.identities import ScopeRef
 from bot.services.engine import Engine
 from bot.services.requests import Context, DailyOff, DailyOn, button
 from bot.ui.views import ChannelFeedback, DailyPostView, DailyRevealView, Leaderboard, Notice
@@ -65,16 +66,16 @@ async def test_answers_are_private_and_revealed_with_streaks(
         assert isinstance(view, DailyPostView)
         assert view.day == f"2026-11-0{day + 2}"  # the local date, not the UTC one
         right, wrong = right_and_wrong(engine, view)
-        ana = await engine.click(PLAYERS[0], button(right))
+        ana = await engine.click(PLAYERS[0], button(right), where=CHANNEL)
         assert isinstance(ana, ChannelFeedback) and ana.correct and ana.streak == day + 1
         assert ana.points - 2 * day in (10, 15, 20)  # the question's points + streak bonus
-        again = await engine.click(PLAYERS[0], button(wrong))
+        again = await engine.click(PLAYERS[0], button(wrong), where=CHANNEL)
         assert isinstance(again, Notice) and again.kind == "daily_already"
         assert f"your answer: {ana.chosen.letter}" in again.text
         if day != 1:  # Bo skips the second day: his streak restarts
-            bo = await engine.click(PLAYERS[1], button(right))
+            bo = await engine.click(PLAYERS[1], button(right), where=CHANNEL)
             assert isinstance(bo, ChannelFeedback) and bo.streak == 1
-        cy = await engine.click(PLAYERS[2], button(wrong))
+        cy = await engine.click(PLAYERS[2], button(wrong), where=CHANNEL)
         assert isinstance(cy, ChannelFeedback) and not cy.correct and cy.points == 0
         assert cy.answer == ana.answer and cy.explanation
         answered = 3 if day != 1 else 2
@@ -95,7 +96,7 @@ async def test_answers_are_private_and_revealed_with_streaks(
         assert sum(b.percent for b in reveal.bars) in (99, 100, 101)
         text = publisher.of(DailyRevealView)[-1].text
         assert "Right answer:" in text and "Got it right: Ana" in text
-        late = await engine.click(PLAYERS[2], button(right))
+        late = await engine.click(PLAYERS[2], button(right), where=CHANNEL)
         assert isinstance(late, Notice) and late.kind == "daily_closed"
         await run_until(engine, clock, clock.now() + 86400 - 10 * 3600)
     board = await engine.leaderboard(PLAYERS[0], CHANNEL, "en")
@@ -131,7 +132,7 @@ async def test_restart_mid_day_and_missed_posts(location: str, catalog: Catalog)
     await engine.scheduler.tick()
     assert again.of(DailyPostView) == []
     right, _ = right_and_wrong(engine, view)  # type: ignore[arg-type]
-    assert isinstance(await engine.click(PLAYERS[0], button(right)), ChannelFeedback)
+    assert isinstance(await engine.click(PLAYERS[0], button(right), where=CHANNEL), ChannelFeedback)
     await run_until(engine, clock, moment("2026-11-02T15:00"))
     assert len(again.of(DailyRevealView)) == 1
     await engine.store.close()
@@ -195,3 +196,25 @@ def test_reveal_always_comes_before_the_next_post() -> None:
     schedule = DailySchedule(CHANNEL, ("x",), time(9, 0), "UTC", "en", reveal_after=30 * 3600)
     day = datetime(2026, 11, 2).date()
     assert reveal_time(schedule, day) < post_time(schedule, day + timedelta(days=1))
+
+
+async def test_a_click_from_another_workspace_counts_nowhere(
+    location: str, catalog: Catalog
+) -> None:
+    """A daily post's button id copied into another workspace (or a forged click) must not
+    score on the post's boards: the click counts only from the post's own workspace."""
+    clock = FakeClock(moment("2026-11-02T08:00"))
+    engine, publisher = await open_engine(location, catalog, clock)
+    try:
+        await switch_on(engine, "offloading", "09:00", "UTC")
+        await run_until(engine, clock, moment("2026-11-02T09:10"))
+        (post,) = publisher.of(DailyPostView)
+        assert isinstance(post.view, DailyPostView)
+        right, _ = right_and_wrong(engine, post.view)
+        for elsewhere in (ScopeRef("slack", "T2", "C-daily"), ScopeRef("discord", "T1", "C")):
+            foreign = await engine.handle(button(right), Context(PLAYERS[0], elsewhere))
+            assert isinstance(foreign.view, Notice) and foreign.view.kind == "invalid"
+        here = await engine.handle(button(right), Context(PLAYERS[0], CHANNEL))
+        assert isinstance(here.view, ChannelFeedback) and here.view.correct  # its first answer
+    finally:
+        await engine.store.close()

@@ -60,18 +60,22 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
     first = publisher.of(RaceQuestionView)[0].view
     assert isinstance(first, RaceQuestionView) and (first.number, first.total) == (1, 2)
     # Instant: full points.
-    locked = await engine.click(ANA, button(race_answer(engine, first, right=True)))
+    locked = await engine.click(ANA, button(race_answer(engine, first, right=True)), where=CHANNEL)
     assert isinstance(locked, RaceLockedView) and not locked.duplicate
     clock.advance(10)
-    bo = await engine.click(BO, button(race_answer(engine, first, right=True)))  # halfway: 3/4
+    bo = await engine.click(
+        BO, button(race_answer(engine, first, right=True)), where=CHANNEL
+    )  # halfway: 3/4
     assert isinstance(bo, RaceLockedView)
-    second_click = await engine.click(BO, button(race_answer(engine, first, right=False)))
+    second_click = await engine.click(
+        BO, button(race_answer(engine, first, right=False)), where=CHANNEL
+    )
     assert isinstance(second_click, RaceLockedView) and second_click.duplicate
     assert second_click.chosen == bo.chosen  # the first click stays locked in
     clock.advance(5)
-    await engine.click(CY, button(race_answer(engine, first, right=False)))
+    await engine.click(CY, button(race_answer(engine, first, right=False)), where=CHANNEL)
     clock.advance(6)  # 21 s: the buzzer has gone
-    late = await engine.click(CY, button(race_answer(engine, first, right=True)))
+    late = await engine.click(CY, button(race_answer(engine, first, right=True)), where=CHANNEL)
     assert isinstance(late, Notice) and late.kind == "race_late"
 
     await engine.scheduler.tick()  # reveal question 1
@@ -86,11 +90,15 @@ async def test_a_race_with_speed_points_late_clicks_and_a_tie(
     await run_until(engine, clock, clock.now() + 6, step=1)  # the pause, then question 2
     second = publisher.of(RaceQuestionView)[1].view
     assert isinstance(second, RaceQuestionView) and second.number == 2
-    stale = await engine.click(CY, button(race_answer(engine, first, right=True)))
+    stale = await engine.click(CY, button(race_answer(engine, first, right=True)), where=CHANNEL)
     assert isinstance(stale, Notice) and stale.kind == "race_late"
-    await engine.click(BO, button(race_answer(engine, second, right=True)))  # instant, streak 2
+    await engine.click(
+        BO, button(race_answer(engine, second, right=True)), where=CHANNEL
+    )  # instant, streak 2
     clock.advance(20)
-    await engine.click(ANA, button(race_answer(engine, second, right=True)))  # at the buzzer: late
+    await engine.click(
+        ANA, button(race_answer(engine, second, right=True)), where=CHANNEL
+    )  # at the buzzer: late
     await run_until(engine, clock, clock.now() + 2, step=1)
     podium = publisher.of(RacePodiumView)
     assert len(podium) == 1 and not podium[0].view.stopped  # type: ignore[attr-defined]
@@ -114,9 +122,9 @@ async def test_equal_points_rank_whoever_got_there_first(location: str, catalog:
     action = decode(view.choices[0].action_id)
     assert isinstance(action, RaceAction)
     right = RaceAction(action.race_id, 0, question.answer).encode()
-    await engine.click(BO, button(right))
+    await engine.click(BO, button(right), where=CHANNEL)
     clock.advance(0.1)  # Ana a moment later: the same points after rounding
-    await engine.click(ANA, button(right))
+    await engine.click(ANA, button(right), where=CHANNEL)
     clock.advance(11)
     await engine.scheduler.tick()
     podium = publisher.of(RacePodiumView)[0].view
@@ -180,13 +188,13 @@ async def test_competition_counts_all_three_modes_in_its_window(
     daily = publisher.of(DailyPostView)[0].view
     assert isinstance(daily, DailyPostView)
     right, _ = right_and_wrong(engine, daily)
-    feedback = await engine.click(BO, button(right))
+    feedback = await engine.click(BO, button(right), where=CHANNEL)
     assert isinstance(feedback, ChannelFeedback) and feedback.points > 0
     # A race on offloading.
     await engine.races.start(member, "offloading", 1, 10)
     question = publisher.of(RaceQuestionView)[0].view
     assert isinstance(question, RaceQuestionView)
-    await engine.click(CY, button(race_answer(engine, question, right=True)))
+    await engine.click(CY, button(race_answer(engine, question, right=True)), where=CHANNEL)
     clock.advance(11)
     await engine.scheduler.tick()
 
@@ -215,3 +223,23 @@ async def test_competition_counts_all_three_modes_in_its_window(
 async def play_in(engine: Engine, player: PlayerRef, topic: str) -> None:
     """A whole personal quiz in the competition's workspace, answered right."""
     await play(engine, player, topic, right=True, scope=ScopeRef("discord", "G1", "C-quiz"))
+
+
+async def test_a_race_click_from_another_workspace_counts_nowhere(
+    location: str, catalog: Catalog
+) -> None:
+    clock = FakeClock(moment("2026-11-02T09:00"))
+    engine, publisher = await open_engine(location, catalog, clock)
+    try:
+        await engine.races.start(Context(ANA, CHANNEL), "offloading", 1, 10)
+        await run_until(engine, clock, clock.now() + 1, step=1)
+        question = publisher.of(RaceQuestionView)[0].view
+        assert isinstance(question, RaceQuestionView)
+        right = race_answer(engine, question, right=True)
+        elsewhere = ScopeRef("discord", "G2", "C-race")
+        foreign = await engine.handle(button(right), Context(BO, elsewhere))
+        assert isinstance(foreign.view, Notice) and foreign.view.kind == "invalid"
+        here = await engine.handle(button(right), Context(BO, CHANNEL))
+        assert isinstance(here.view, RaceLockedView) and not here.view.duplicate
+    finally:
+        await engine.store.close()

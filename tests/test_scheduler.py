@@ -112,7 +112,7 @@ async def test_a_count_refresh_that_fails_crashes_nothing(
     (post,) = publisher.of(DailyPostView)
     assert isinstance(post.view, DailyPostView)
     right, _ = right_and_wrong(engine, post.view)
-    answer = await engine.click(PLAYERS[0], button(right))
+    answer = await engine.click(PLAYERS[0], button(right), where=CHANNEL)
     assert isinstance(answer, ChannelFeedback)
     await engine.store.close()  # the refresh, still waiting, finds no database
     await asyncio.sleep(0.3)

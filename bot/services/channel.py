@@ -11,7 +11,7 @@ from typing import Protocol
 
 from bot.content.banks import Bank, Catalog, Question
 from bot.domain.daily import parse_time, parse_timezone
-from bot.domain.identities import ScopeRef
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.quiz_runs import LETTERS
 from bot.operations import metrics
 from bot.persistence import ChannelResults, TotalRow
@@ -97,6 +97,17 @@ def refusal(context: Context, kind: str, command: str, **values: object) -> Noti
         for key, value in values.items()
     }
     return Notice(context.locale, kind, t(context.locale, kind, **quoted), usage=command)
+
+
+def same_workspace(post: ScopeRef, player: PlayerRef, where: ScopeRef | None) -> bool:
+    """Whether a click on a channel post (a daily question, a race) counts: it must come
+    from the post's own workspace, or a copied button id would score on another team's
+    boards. A click that does not say where it came from never counts."""
+    return (
+        where is not None
+        and player.platform == post.platform == where.platform
+        and where.workspace_id == post.workspace_id
+    )
 
 
 def time_of_day(

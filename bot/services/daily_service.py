@@ -35,6 +35,7 @@ from bot.services.channel import (
     post,
     question_in,
     refusal,
+    same_workspace,
     time_of_day,
 )
 from bot.services.library import Library
@@ -243,11 +244,15 @@ class DailyQuestions:
         return True
 
     async def click(
-        self, player: PlayerRef, action: actions.DailyAction, locale: str
+        self,
+        player: PlayerRef,
+        action: actions.DailyAction,
+        locale: str,
+        where: ScopeRef | None,
     ) -> ChannelFeedback | Notice:
         daily = await self._dailies.post(action.post_id)
         found = await self._question(daily) if daily else None
-        if daily is None or found is None or daily.scope.platform != player.platform:
+        if daily is None or found is None or not same_workspace(daily.scope, player, where):
             return notice(locale, "invalid")
         bank, question = found
         if not 0 <= action.choice < len(question.choices):

@@ -72,7 +72,7 @@ class Route(Generic[R]):
 
 
 def _play(engine: Engine, button: PlayButton, context: Context) -> Awaitable[View]:
-    return engine.click(context.player, button, context.platform_locale)
+    return engine.click(context.player, button, context.platform_locale, context.scope)
 
 
 async def _dashboard(engine: Engine, _: object, context: Context) -> View:

@@ -172,12 +172,17 @@ class Engine:
         return topic_list(await self.library.of(scope), locale)
 
     async def click(
-        self, player: PlayerRef, button: PlayButton, platform_locale: str | None = None
+        self,
+        player: PlayerRef,
+        button: PlayButton,
+        platform_locale: str | None = None,
+        where: ScopeRef | None = None,
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
-        """A button in play: a quiz answer, "next question", a daily or a race answer.
-        Anything stale, someone else's or unknown gets a Notice, never a point."""
+        """A button in play: a quiz answer, "next question", a daily or a race answer,
+        clicked in ``where``. Anything stale, someone else's, another workspace's or unknown
+        gets a Notice, never a point."""
         started = time.perf_counter()
-        result = await self._click(player, button, platform_locale)
+        result = await self._click(player, button, platform_locale, where)
         outcome = result.kind if isinstance(result, Notice) else type(result).__name__
         metrics.INTERACTIONS.labels(platform=player.platform, outcome=outcome).inc()
         if isinstance(result, Feedback | ChannelFeedback | RaceLockedView):
@@ -185,13 +190,17 @@ class Engine:
         return result
 
     async def _click(
-        self, player: PlayerRef, button: PlayButton, platform_locale: str | None
+        self,
+        player: PlayerRef,
+        button: PlayButton,
+        platform_locale: str | None,
+        where: ScopeRef | None,
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
         if isinstance(button, actions.AnswerAction | actions.NextAction):
             return await self.quiz.click(player, button, platform_locale)  # in the run's language
         locale = await self.players.locale(player, platform_locale)
         if isinstance(button, actions.DailyAction):
-            return await self.daily.click(player, button, locale)
+            return await self.daily.click(player, button, locale, where)
         if isinstance(button, actions.RaceAction):
-            return await self.races.click(player, button, locale)
+            return await self.races.click(player, button, locale, where)
         return notice(locale, "invalid")  # an UnknownButton

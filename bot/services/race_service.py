@@ -9,7 +9,7 @@ import secrets
 from bot.content.banks import Bank, Catalog, Question
 from bot.domain import actions, scoring
 from bot.domain.clock import Clock
-from bot.domain.identities import PlayerRef
+from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.quiz_runs import shuffled_order
 from bot.domain.race import Race, clamp_settings
 from bot.operations import metrics
@@ -25,6 +25,7 @@ from bot.services.channel import (
     post,
     question_in,
     refusal,
+    same_workspace,
 )
 from bot.services.library import Library
 from bot.services.requests import Context
@@ -260,10 +261,14 @@ class Races:
         return notice(loc, outcome, total=count, seconds=seconds)
 
     async def click(
-        self, player: PlayerRef, action: actions.RaceAction, locale: str
+        self,
+        player: PlayerRef,
+        action: actions.RaceAction,
+        locale: str,
+        where: ScopeRef | None,
     ) -> RaceLockedView | Notice:
         race = await self._races.get(action.race_id)
-        if race is None or race.scope.platform != player.platform:
+        if race is None or not same_workspace(race.scope, player, where):
             return notice(locale, "invalid")
         session = await self._session(race)
         return await session.lock_in(player, action, locale, self._clock.now())
