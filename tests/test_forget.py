@@ -62,7 +62,7 @@ async def played(location: str, catalog: Catalog, clock: FakeClock) -> Engine:
     assert isinstance(daily, DailyPostView)
     right, _ = right_and_wrong(engine, daily)
     for player in (ANA, BO):
-        await engine.click(player, button(right))
+        await engine.click(player, button(right), where=CHANNEL)
     view = await engine.start_quiz(ANA, ELSEWHERE, "tiny", "en")
     assert view is not None
     return engine

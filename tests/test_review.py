@@ -173,13 +173,13 @@ async def test_every_answer_source_updates_the_card(location: str, catalog: Cata
     daily = posted.of(DailyPostView)[0].view
     assert isinstance(daily, DailyPostView)
     right, _ = right_and_wrong(engine, daily)
-    assert isinstance(await engine.click(ANA, button(right)), ChannelFeedback)
+    assert isinstance(await engine.click(ANA, button(right), where=CHANNEL), ChannelFeedback)
     # A race over the same bank.
     await engine.races.start(Context(ANA, CHANNEL), "tiny", 1, 20)
     race = posted.of(RaceQuestionView)[0].view
     assert isinstance(race, RaceQuestionView)
     clock.advance(3)
-    await engine.click(ANA, button(race.choices[0].action_id))
+    await engine.click(ANA, button(race.choices[0].action_id), where=CHANNEL)
     rows = await engine.store.database.read(
         "SELECT source, question_id, rating, duration_ms FROM review_log WHERE player_id = ?"
         " ORDER BY review_id",
@@ -367,3 +367,26 @@ def test_a_card_is_due_all_of_its_due_day_in_the_players_zone() -> None:
     cutoff = due_cutoff(now, zone_of("Asia/Kolkata"))
     assert cutoff == moment("2027-01-05T00:00", "Asia/Kolkata")
     assert due_cutoff(now, zone_of(None)) == moment("2027-01-05T00:00")
+
+
+async def test_asking_for_review_again_continues_todays_instead_of_adding_runs(
+    location: str, catalog: Catalog
+) -> None:
+    clock = FakeClock(moment("2027-01-04T10:00"))
+    engine = await open_engine(location, catalog, clock)
+    await answer_quiz(engine, ANA, "offloading", [True, False, True, False, True, True, True, True])
+    clock.advance(DAY)
+    first = await engine.review(ANA, CHANNEL, "en")
+    assert isinstance(first, QuestionView) and first.total == 2 and not first.resumed
+    for _ in range(5):
+        again = await engine.review(ANA, CHANNEL, "hi")
+        assert isinstance(again, QuestionView) and again.resumed
+        assert (again.run_id, again.number, again.locale) == (first.run_id, 1, "hi")
+    runs = await engine.store.database.read(
+        "SELECT COUNT(*) FROM runs WHERE player_id = ? AND bank_id = '@review'", (ANA.id,)
+    )
+    assert runs == [(1,)]
+    clock.advance(DAY)  # left unfinished: the next day brings the cards due then
+    tomorrow = await engine.review(ANA, CHANNEL, "en")
+    assert isinstance(tomorrow, QuestionView) and tomorrow.run_id != first.run_id
+    await engine.store.close()

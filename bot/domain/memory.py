@@ -89,6 +89,12 @@ def zone_of(name: str | None) -> ZoneInfo:
     return ZoneInfo(name or "UTC")
 
 
+def day_start(now: float, zone: ZoneInfo) -> float:
+    """The moment today began in ``zone`` (also on a day that has 23 or 25 hours)."""
+    today = datetime.fromtimestamp(now, zone).date()
+    return datetime.combine(today, datetime.min.time(), zone).timestamp()
+
+
 def due_cutoff(now: float, zone: ZoneInfo) -> float:
     """Cards due before this moment are due now: the end of today in ``zone``."""
     today = datetime.fromtimestamp(now, zone).date()

@@ -7,12 +7,12 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.content.banks import Bank
+from bot.content.banks import Bank, Catalog
 from bot.domain import actions, scoring
 from bot.domain.answers import AnswerRecord
 from bot.domain.clock import Clock
 from bot.domain.identities import PlayerRef, ScopeRef
-from bot.domain.memory import days_until, due_cutoff
+from bot.domain.memory import day_start, days_until, due_cutoff
 from bot.domain.periods import ALL
 from bot.domain.quiz_runs import (
     REVIEW,
@@ -81,13 +81,9 @@ class Quizzes:
         bank = catalog.find(topic)
         if bank is None:
             return topic_list(catalog, locale, unknown=topic)
-        open_id = await self._runs.open_run_id(player, scope, bank.id) if resume else None
-        previous = await self._runs.load(open_id) if open_id else None
-        if previous is not None:
-            if previous.locale != locale:  # continue in the language asked for now
-                previous = replace(previous, locale=locale)
-                await self._runs.set_locale(previous)
-            return replace(_question_view(previous, bank), resumed=True)
+        resumed = await self._resumed(player, scope, bank.id, locale, catalog) if resume else None
+        if resumed is not None:
+            return resumed
         run = plan_run(
             bank,
             player,
@@ -110,6 +106,12 @@ class Quizzes:
         catalog = await self._library.of(scope)
         zone = await self._reminders.zone(player, scope)
         now = self._clock.now()
+        # One review a day: asking again continues today's; an older one, left unfinished,
+        # gives way to the cards due now.
+        today = day_start(now, zone)
+        resumed = await self._resumed(player, scope, REVIEW, locale, catalog, since=today)
+        if resumed is not None:
+            return resumed
         cards = self._cards
 
         def playable(found: list[StoredCard]) -> list[tuple[str, str]]:
@@ -145,6 +147,31 @@ class Quizzes:
         bank = catalog.get(chosen[0][0])
         assert bank is not None
         return replace(_question_view(run, bank), note=note)
+
+    async def _resumed(
+        self,
+        player: PlayerRef,
+        scope: ScopeRef,
+        bank_id: str,
+        locale: str,
+        catalog: Catalog,
+        since: float = 0.0,
+    ) -> QuestionView | None:
+        """The player's unfinished run of ``bank_id`` here (``REVIEW``: their review) begun
+        ``since`` or later, in the language asked for now; None without one, or when its
+        question is gone."""
+        open_id = await self._runs.open_run_id(player, scope, bank_id)
+        run = await self._runs.load(open_id) if open_id else None
+        if run is None or run.created_at < since:
+            return None
+        located_bank, question_id = run.located(run.position)
+        bank = catalog.get(located_bank)
+        if bank is None or bank.question(question_id) is None:
+            return None
+        if run.locale != locale:
+            run = replace(run, locale=locale)
+            await self._runs.set_locale(run)
+        return replace(_question_view(run, bank), resumed=True)
 
     async def next_review_in(self, player: PlayerRef, scope: ScopeRef) -> int | None:
         """Days until the player's next card comes due (0: one is due today); None: they
