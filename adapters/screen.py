@@ -18,6 +18,15 @@ from typing import TextIO
 from wcwidth import wcswidth, wcwidth
 
 _ESCAPE = re.compile(r"\x1b\[[0-9;]*m")
+# Control characters other than a line break or a tab: text from a bank or a player could
+# carry a terminal's escape sequences (clear the screen, set the window title); they are
+# shown as \xNN instead of being obeyed.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visible(text: str) -> str:
+    """``text`` with every control character but a line break or a tab shown as ``\\xNN``."""
+    return _CONTROL.sub(lambda found: f"\\x{ord(found[0]):02x}", text)
 
 
 class Colour(Enum):
@@ -94,7 +103,7 @@ class Screen:
         """``text`` wrapped; each line that ``marks`` names, in its colour (every piece of
         it once wrapped, so a colour never runs on past a line's end)."""
         shown = []
-        for line in text.split("\n"):
+        for line in visible(text).split("\n"):
             wrapped = wrap(line, self.columns) if self.columns else line
             colour = (marks or {}).get(line)
             shown.append("\n".join(self.paint(part, colour) for part in wrapped.split("\n")))
@@ -104,4 +113,4 @@ class Screen:
         print(self.fit(text, marks), file=self.stream, flush=True)
 
     def prompt(self, text: str) -> None:
-        print(text, end="", file=self.stream, flush=True)
+        print(visible(text), end="", file=self.stream, flush=True)
