@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import re
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -58,8 +59,25 @@ TEXT_FORMAT = (
 )
 
 
+# Tokens as the platforms issue them. The platform libraries log request headers and
+# bodies at DEBUG (a new installation's bot token among them): every line is redacted,
+# whatever logged it and at any level.
+SECRETS = re.compile(
+    r"\b(xox[abeoprs]|xapp)-[A-Za-z0-9-]+"  # Slack: bot, user, refresh and app tokens
+    r"|\b[A-Za-z0-9_-]{23,28}\.[A-Za-z0-9_-]{6,7}\.[A-Za-z0-9_-]{27,}"  # Discord bot tokens
+)
+
+
+def redacted(text: str) -> str:
+    """``text`` with every token replaced by its kind (``xoxb-[redacted]``)."""
+    return SECRETS.sub(lambda found: f"{found[1]}-[redacted]" if found[1] else "[redacted]", text)
+
+
 class _QuizbotHandler(logging.StreamHandler):  # type: ignore[type-arg,unused-ignore]
     """Ours, so configuring again replaces it and leaves other handlers alone."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redacted(super().format(record))
 
 
 def configure(level: str = "INFO", fmt: str = "text") -> None:
