@@ -241,3 +241,23 @@ def test_libyaml_and_the_pure_loader_read_every_shipped_bank_alike(
     pure = [parse_bank(path.read_text(encoding="utf-8"), str(path)) for path in files]
     assert fast == pure
     assert len(files) == 17
+
+
+@pytest.mark.parametrize("answer", ["0x1", "0b1", "1:0", "+1"])
+def test_an_answer_yaml_reads_as_another_kind_of_integer_is_an_error_at_its_line(
+    answer: str,
+) -> None:
+    text = broken("    answer: 0", f"    answer: {answer}")
+    bank, errors = parse_bank(text, "x.yaml")
+    assert bank is None
+    assert [str(e) for e in errors] == [
+        f"x.yaml:{line_of(text, f'answer: {answer}')}: bank tiny: question tiny-one:"
+        " answer must be the 0-based index of the right choice"
+    ]
+
+
+@pytest.mark.parametrize("nesting", ["[" * 1200 + "]" * 1200, "{a: " * 1500 + "1" + "}" * 1500])
+def test_a_file_nested_thousands_deep_is_an_error_not_a_crash(nesting: str) -> None:
+    bank, errors = parse_bank(broken("    answer: 0", f"    answer: {nesting}"), "x.yaml")
+    assert bank is None
+    assert [str(e) for e in errors] == ["x.yaml:1: lists or mappings nest too deeply"]

@@ -354,7 +354,9 @@ class _Reader:
         return tuple(out)
 
     def answer(self, node: Node, count: int | None) -> int:
-        if not isinstance(node, ScalarNode) or node.tag != _INT_TAG:
+        # YAML 1.1 also reads 0x1, 0b1 and 1:0 as integers: an index is written in decimal.
+        decimal = isinstance(node, ScalarNode) and node.tag == _INT_TAG and node.value.isdigit()
+        if not decimal:
             raise self.fail(node, "answer must be the 0-based index of the right choice")
         value = int(node.value)
         if count is not None and not 0 <= value < count:
@@ -413,6 +415,8 @@ def parse_bank(text: str, path: str) -> tuple[Bank | None, list[BankError]]:
     """Validate one bank file's text; returns the bank or the errors found."""
     try:
         root = _compose(text)
+    except RecursionError:  # a few kB of [[[[… is enough: no bank nests that deep
+        return None, [BankError(path, 1, "lists or mappings nest too deeply")]
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
@@ -426,6 +430,8 @@ def parse_bank(text: str, path: str) -> tuple[Bank | None, list[BankError]]:
         bank = reader.bank(root)
     except _Invalid:
         bank = None
+    except RecursionError:
+        return None, [BankError(path, 1, "lists or mappings nest too deeply")]
     return bank, reader.errors
 
 
