@@ -467,3 +467,14 @@ def test_only_text_that_a_spreadsheet_would_run_is_quoted() -> None:
         -5,
         40,
     ]
+
+
+def test_a_csv_with_a_nul_byte_or_a_quote_left_open_is_refused_at_its_line() -> None:
+    header = "id,prompt,choice_1,choice_2,answer\n"
+    assert problems(header + "q1,One?,a,b,1\nq2,Tw\x00o?,a,b,1\n", "csv") == [
+        "team.csv:3: a NUL byte (\\x00): not CSV text"
+    ]
+    open_quote = header + 'q1,One?,a,b,1\nq2,"Two?,a,b,1\nq3,Three?,a,b,1\n'
+    assert problems(open_quote, "csv", allow_missing=True) == [
+        "team.csv:3: CSV error: unexpected end of data (a quote opened on this row is not closed)"
+    ]

@@ -62,8 +62,14 @@ def _draft(row: dict[str, str], line: int, number: int, problems: Problems) -> D
 
 def read(text: str, path: str, language: str) -> Parsed:
     problems = Problems(path)
-    reader = csv.reader(io.StringIO(text, newline=""))
+    if (nul := text.find("\x00")) >= 0:  # not text: a binary file, or a broken export
+        problems.add(text.count("\n", 0, nul) + 1, None, "a NUL byte (\\x00): not CSV text")
+        return Parsed((), tuple(problems.found))
+    # strict: a quote left open is an error at its row, not the rest of the file read
+    # silently into one cell.
+    reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     drafts: list[Draft] = []
+    end = 0  # the last line of the rows read so far
     try:
         header = [name.strip().lower() for name in next(reader, [])]
         unknown = [name for name in header if name not in HEADER]
@@ -90,7 +96,13 @@ def read(text: str, path: str, language: str) -> Parsed:
             if draft is not None:
                 drafts.append(draft)
     except csv.Error as exc:
-        problems.add(reader.line_num, None, f"CSV error: {exc}")
+        problems.add(
+            end + 1,
+            None,
+            f"CSV error: {exc} (a quote opened on this row is not closed)"
+            if "unexpected end of data" in str(exc)
+            else f"CSV error: {exc}",
+        )
     return Parsed(tuple(drafts), tuple(problems.found))
 
 
