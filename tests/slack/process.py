@@ -18,19 +18,24 @@ from fakes.slack.workers import QUIZBOT, REPO, healthy
 from .support import SECRET
 
 
+def counter(metrics: str, name: str, **labels: str) -> float:
+    """The sum of a metric's samples whose labels include ``labels``, in a /metrics text
+    (read with the Prometheus client's own parser)."""
+    return sum(
+        sample.value
+        for family in text_string_to_metric_families(metrics)
+        for sample in family.samples
+        if sample.name == name and labels.items() <= sample.labels.items()
+    )
+
+
 async def metric(port: int, name: str) -> float:
-    """One sample of the worker's /metrics on ``port``."""
+    """A metric of the worker's /metrics on ``port``."""
     async with (
         aiohttp.ClientSession() as session,
         session.get(f"http://127.0.0.1:{port}/metrics") as resp,
     ):
-        text = await resp.text()
-    return next(
-        sample.value
-        for family in text_string_to_metric_families(text)
-        for sample in family.samples
-        if sample.name == name
-    )
+        return counter(await resp.text(), name)
 
 
 async def leader_gauge(port: int) -> float:

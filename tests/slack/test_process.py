@@ -15,11 +15,10 @@ from urllib.parse import urlencode
 
 import aiohttp
 import pytest
-from prometheus_client.parser import text_string_to_metric_families
 
 from fakes.slack import Call, FakeSlack, SlackDriver, User, buttons, shown_text
 
-from .process import BotProcess, scheduler_passes
+from .process import BotProcess, counter, scheduler_passes
 from .support import SECRET, db_problems
 
 pytestmark = pytest.mark.e2e
@@ -46,17 +45,6 @@ def driver(bot: BotProcess) -> SlackDriver:
 async def get(url: str) -> tuple[int, str]:
     async with aiohttp.ClientSession() as session, session.get(url) as resp:
         return resp.status, await resp.text()
-
-
-def counter(metrics: str, name: str, **labels: str) -> float:
-    """The sum of a counter's samples whose labels include ``labels`` (read with the
-    Prometheus client's own parser)."""
-    return sum(
-        sample.value
-        for family in text_string_to_metric_families(metrics)
-        for sample in family.samples
-        if sample.name == name and labels.items() <= sample.labels.items()
-    )
 
 
 @contextlib.contextmanager
