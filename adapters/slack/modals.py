@@ -13,7 +13,7 @@ from typing import Any
 from bot.content.banks import MAX_CHOICES, MIN_CHOICES
 from bot.content.formats.model import slug
 from bot.services.requests import ProposeQuestion
-from bot.services.workspace_banks import MAX_UPLOAD_BYTES
+from bot.services.workspace_banks import UPLOAD_LIMIT
 from bot.ui.i18n import DEFAULT_LOCALE, LOCALE_NAMES
 
 from .parse import PROPOSAL_FORM, UPLOAD_FORM, SlackFile, metadata
@@ -106,7 +106,7 @@ def upload_view(locale: str, channel_id: str) -> Json:
                 FILE,
                 {"type": "file_input", "filetypes": list(FILETYPES), "max_files": 1},
                 optional=True,
-                limit=f"{MAX_UPLOAD_BYTES // 1000} kB",
+                limit=UPLOAD_LIMIT,
             ),
             _input(locale, PASTED, _text_input(multiline=True), optional=True, most=PASTE_LIMIT),
             _input(

@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
+from bot.content import limits
 from bot.ui.i18n import LOCALES
 
 Text = Mapping[str, str]
@@ -49,6 +50,9 @@ MIN_CHOICES, MAX_CHOICES = 2, 5
 _BOOL_TAG = "tag:yaml.org,2002:bool"
 _STR_TAG = "tag:yaml.org,2002:str"
 _INT_TAG = "tag:yaml.org,2002:int"
+# Text may break lines and hold tabs; other control characters (an escape sequence that
+# clears a terminal, a NUL) have no place in a question and are refused.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 @dataclass(frozen=True)
@@ -132,7 +136,7 @@ class _Reader:
 
     def error(self, node: Node, message: str) -> None:
         self.errors.append(
-            BankError(self.path, node.start_mark.line + 1, message, self.bank_id, self.question_id)
+            BankError(self.path, _line(node), message, self.bank_id, self.question_id)
         )
 
     def fail(self, node: Node, message: str) -> _Invalid:
@@ -173,6 +177,14 @@ class _Reader:
             raise self.fail(node, f"{what} must be non-empty text (quote numbers)")
         if not node.value.strip():
             raise self.fail(node, f"{what} is empty")
+        too_long = limits.over(what, len(node.value))
+        if too_long:
+            raise self.fail(node, too_long)
+        control = _CONTROL.search(node.value)
+        if control:
+            raise self.fail(
+                node, f"{what} holds the control character U+{ord(control.group()):04X}: remove it"
+            )
         return node.value.strip()
 
     def localized(self, node: Node, what: str) -> dict[str, str]:
@@ -270,6 +282,13 @@ class _Reader:
         if not isinstance(node, SequenceNode) or not node.value:
             self.error(node, "questions must be a non-empty list")
             return ()
+        if len(node.value) > limits.QUESTIONS:
+            self.error(
+                node,
+                f"{len(node.value):,} questions: a bank holds at most {limits.QUESTIONS:,}"
+                " (split it into topics)",
+            )
+            return ()
         seen: set[str] = set()
         out: list[Question] = []
         for index, item in enumerate(node.value, start=1):
@@ -336,7 +355,7 @@ class _Reader:
             difficulty=difficulty,
             tags=tags,
             missing=missing,
-            line=node.start_mark.line + 1,
+            line=_line(node),
         )
 
     def choices(self, node: Node) -> tuple[dict[str, str], ...]:
@@ -390,6 +409,12 @@ class _Reader:
         return value
 
 
+def _line(node: Node) -> int:
+    """Where a node starts; 1 for a node built in memory (an import's), which has no mark:
+    the importer reports those at its input's line."""
+    return node.start_mark.line + 1 if node.start_mark else 1
+
+
 def _value_of(node: Node, key: str) -> Node | None:
     if not isinstance(node, MappingNode):
         return None
@@ -425,6 +450,11 @@ def parse_bank(text: str, path: str) -> tuple[Bank | None, list[BankError]]:
         return None, [BankError(path, 1, f"YAML error: {exc}")]
     if root is None:
         return None, [BankError(path, 1, "the file is empty")]
+    return bank_from_node(root, path)
+
+
+def bank_from_node(root: Node, path: str) -> tuple[Bank | None, list[BankError]]:
+    """Validate a bank's node tree, composed from a file or represented from data."""
     reader = _Reader(path)
     try:
         bank = reader.bank(root)
@@ -488,13 +518,24 @@ class Catalog:
 def read_text(path: Path) -> tuple[str | None, list[BankError]]:
     """A file's text as UTF-8, with or without a byte order mark."""
     try:
+        size = path.stat().st_size
+        if size > limits.FILE_BYTES:
+            return None, [too_big(str(path), size)]
         data = path.read_bytes()
     except OSError as exc:
         return None, [BankError(str(path), 1, f"cannot read the file: {exc.strerror}")]
     return decode_text(data, str(path))
 
 
+def too_big(name: str, size: int) -> BankError:
+    return BankError(
+        name, 1, f"the file is {size:,} bytes: a bank file holds at most {limits.FILE_BYTES:,}"
+    )
+
+
 def decode_text(data: bytes, name: str) -> tuple[str | None, list[BankError]]:
+    if len(data) > limits.FILE_BYTES:
+        return None, [too_big(name, len(data))]
     try:
         return data.decode("utf-8-sig"), []
     except UnicodeDecodeError as exc:

@@ -100,6 +100,13 @@ TASK_FAILURES = Counter(
     ["task"],
     registry=REGISTRY,
 )
+OFFLOADED_JOBS = Counter(
+    "quizbot_offloaded_jobs",
+    "Jobs run in a child process off the event loop (checking a bank file), by outcome"
+    " (done; busy: refused with the queue full; slow: stopped at the time limit; crashed).",
+    ["outcome"],
+    registry=REGISTRY,
+)
 RUNS_IN_PROGRESS = Gauge(
     "quizbot_runs_in_progress", "Personal quiz runs started, not finished.", registry=REGISTRY
 )

@@ -5,9 +5,8 @@ process of a shared store sees an upload at once."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
@@ -36,6 +35,17 @@ class Proposal:
     question: dict[str, Any]  # the question as a bank file writes it
     status: str  # pending, approved or rejected
     created_at: float
+
+
+# How a decision went: made; decided by someone else already; or not made because the
+# bank changed after its merged text was made (merge again and retry).
+Decision = Literal["made", "decided", "changed"]
+
+
+@dataclass(frozen=True)
+class Proposed:
+    number: int | None  # the new proposal's, None when a cap refused it
+    full: Literal["member", "workspace"] | None = None  # which cap
 
 
 _PROPOSAL = (
@@ -83,6 +93,23 @@ class WorkspaceBankRepository:
         )
         return [StoredBank(b, s, int(r), u, float(a)) for b, s, r, u, a in rows]
 
+    async def bank(self, platform: str, workspace_id: str, bank_id: str) -> StoredBank | None:
+        rows = await self._database.read(
+            "SELECT bank_id, source, revision, updated_by, updated_at FROM workspace_banks"
+            " WHERE platform = ? AND workspace_id = ? AND bank_id = ?",
+            (platform, workspace_id, bank_id),
+        )
+        return next((StoredBank(b, s, int(r), u, float(a)) for b, s, r, u, a in rows), None)
+
+    async def sizes(self, platform: str, workspace_id: str) -> dict[str, int]:
+        """Each bank's id and the characters of its text, without reading the texts."""
+        rows = await self._database.read(
+            "SELECT bank_id, LENGTH(source) FROM workspace_banks"
+            " WHERE platform = ? AND workspace_id = ?",
+            (platform, workspace_id),
+        )
+        return {bank_id: int(size) for bank_id, size in rows}
+
     async def save(
         self, platform: str, workspace_id: str, bank_id: str, source: str, by: str, at: float
     ) -> int:
@@ -111,14 +138,28 @@ class WorkspaceBankRepository:
         author_id: str,
         question: dict[str, Any],
         at: float,
-    ) -> int:
-        def work(db: Connection) -> int:
+        caps: tuple[int, int],
+    ) -> Proposed:
+        """Store a pending proposal unless its author, or the workspace, has ``caps``
+        (per member, per workspace) pending already: counted in the same transaction."""
+        per_member, per_workspace = caps
+
+        def work(db: Connection) -> Proposed:
+            mine, everyone = db.execute(
+                "SELECT COALESCE(SUM(CASE WHEN author_id = ? THEN 1 ELSE 0 END), 0), COUNT(*)"
+                " FROM proposals WHERE platform = ? AND workspace_id = ? AND status = 'pending'",
+                (author_id, platform, workspace_id),
+            ).fetchone()
+            if int(mine) >= per_member:
+                return Proposed(None, "member")
+            if int(everyone) >= per_workspace:
+                return Proposed(None, "workspace")
             row = db.execute(
                 "INSERT INTO proposals (platform, workspace_id, bank_id, author_id, question,"
                 " created_at) VALUES (?, ?, ?, ?, ?, ?) RETURNING proposal_id",
                 (platform, workspace_id, bank_id, author_id, json.dumps(question), at),
             ).fetchone()
-            return int(row[0])
+            return Proposed(int(row[0]))
 
         return await self._database.write(work)
 
@@ -140,28 +181,33 @@ class WorkspaceBankRepository:
         approve: bool,
         by: str,
         at: float,
-        merged: Callable[[str | None, Proposal], str],
-    ) -> bool:
-        """Approve or reject a pending proposal, once (compare-and-set on its status);
-        an approval writes ``merged(the bank's source or None, proposal)`` as the
-        workspace's bank in the same transaction. False when it was decided already."""
+        merged: tuple[str, int | None] | None = None,
+    ) -> Decision:
+        """Approve or reject a pending proposal, once (compare-and-set on its status).
+        An approval gives ``merged``: the bank's text with the question in it and the
+        revision of the bank it was made from (None: no bank yet), written in the same
+        transaction only if the bank is still at that revision."""
         key = (proposal.platform, proposal.workspace_id, proposal.bank_id)
 
-        def work(db: Connection) -> bool:
+        def work(db: Connection) -> Decision:
+            if merged is not None:
+                base = merged[1]
+                row = db.execute(
+                    "SELECT revision FROM workspace_banks WHERE platform = ? AND workspace_id = ?"
+                    " AND bank_id = ?",
+                    key,
+                ).fetchone()
+                if (int(row[0]) if row else None) != base:
+                    return "changed"
             decided = db.execute(
                 "UPDATE proposals SET status = ?, decided_by = ?, decided_at = ?"
                 " WHERE proposal_id = ? AND status = 'pending'",
                 ("approved" if approve else "rejected", by, at, proposal.id),
             )
             if decided.rowcount != 1:
-                return False
-            if approve:
-                row = db.execute(
-                    "SELECT source FROM workspace_banks WHERE platform = ? AND workspace_id = ?"
-                    " AND bank_id = ?",
-                    key,
-                ).fetchone()
-                _save(db, key, merged(row[0] if row else None, proposal), by, at)
-            return True
+                return "decided"
+            if merged is not None:
+                _save(db, key, merged[0], by, at)
+            return "made"
 
         return await self._database.write(work)

@@ -13,6 +13,7 @@ from bot.domain.clock import Clock, SystemClock
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.insight_links import Signer
 from bot.operations import metrics
+from bot.operations.offload import Offload
 from bot.operations.tasks import Supervisor
 from bot.persistence import Store
 from bot.services import dispatch
@@ -67,12 +68,17 @@ class Engine:
         insights_for_everyone: bool = False,
         dashboard: Signer | None = None,
         forget_after_days: float = GRACE_DAYS,
+        offload: Offload | None = None,
     ):
         """Builds every service. ``reveal_hours``: a daily reveal's delay when the command
         names none; ``count_refresh``: how often a daily post's answer count is edited;
         ``tasks``: the owner of background tasks (the caller closes it);
-        ``forget_after_days``: how long a workspace's data outlives its removing the app."""
-        self.library = Library(catalog, store.workspace_banks, shared=store.database.postgres)
+        ``forget_after_days``: how long a workspace's data outlives its removing the app;
+        ``offload``: where work on uploaded and stored banks runs, off the event loop."""
+        self.offload = offload or Offload()
+        self.library = Library(
+            catalog, store.workspace_banks, shared=store.database.postgres, offload=self.offload
+        )
         self.store = store
         self.clock = clock or SystemClock()
         self.default_locale = default_locale
@@ -120,7 +126,7 @@ class Engine:
             self.daily.channel_locale,
         )
         self.banks = WorkspaceBanks(
-            self.library, store.workspace_banks, self.clock, self.publishers
+            self.library, store.workspace_banks, self.clock, self.publishers, self.offload
         )
         self.insights = Insights(self.library, store.insights, self.clock, signer=dashboard)
         self.insights_for_everyone = insights_for_everyone  # not only admins see insights

@@ -6,10 +6,14 @@ is the only writer, so its own writes invalidate the cache and it cannot go stal
 shared store (PostgreSQL) another process may upload or remove a bank: the cache is
 trusted for ``recheck`` seconds, then the banks' fingerprint (ids and revisions, one
 small read) is compared; a topic the cache does not know is always checked at once, so a
-bank uploaded through another worker plays on the next click."""
+bank uploaded through another worker plays on the next click.
+
+A workspace's banks of more than a few kB are parsed off the event loop (``Offload``),
+once however many clicks are waiting for them."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -17,8 +21,10 @@ from dataclasses import dataclass, replace
 
 from cachetools import LRUCache
 
-from bot.content.banks import Bank, Catalog, parse_bank
+from bot.content.banks import Bank, Catalog
+from bot.content.workspace import parsed
 from bot.domain.identities import ScopeRef
+from bot.operations.offload import Offload, Refused
 from bot.persistence.workspace_banks import Fingerprint, WorkspaceBankRepository
 
 log = logging.getLogger(__name__)
@@ -31,14 +37,8 @@ WORKSPACES_CACHED = 1024
 class _Parsed:
     fingerprint: Fingerprint
     shipped: Catalog  # the shipped catalog it was built on (SIGHUP replaces that one)
-    own: tuple[Bank, ...]  # the workspace's own banks in it
     catalog: Catalog
     checked_at: float
-
-
-def bank_source_name(bank_id: str) -> str:
-    """How a stored bank is named in its errors (it has no file)."""
-    return f"workspace bank {bank_id}"
 
 
 class Library:
@@ -48,11 +48,15 @@ class Library:
         banks: WorkspaceBankRepository,
         *,
         shared: bool,
+        offload: Offload,
         recheck: float = RECHECK_SECONDS,
         clock: Callable[[], float] = time.monotonic,
     ):
         self.shipped = shipped
         self._banks = banks
+        self._offload = offload
+        # Parses under way, so that clicks arriving together wait for one.
+        self._loading: dict[tuple[str, str, Fingerprint], asyncio.Task[list[Bank] | None]] = {}
         self._shared = shared
         self._recheck = recheck
         self._clock = clock
@@ -84,27 +88,47 @@ class Library:
             self._cache[key] = replace(cached, checked_at=now)
             return cached.catalog
         shipped = self.shipped
-        parsed = await self._parsed_banks(platform, workspace_id) if fingerprint else []
+        loaded = await self._load(platform, workspace_id, fingerprint) if fingerprint else []
         taken = {name for bank in shipped.banks for name in (bank.id, *bank.aliases)}
-        own = tuple(b for b in parsed if b.id not in taken)
+        own = tuple(b for b in loaded or () if b.id not in taken)
         catalog = Catalog((*shipped.banks, *own))
-        self._cache[key] = _Parsed(fingerprint, shipped, own, catalog, now)
+        if loaded is not None:  # else tried again on the next click
+            self._cache[key] = _Parsed(fingerprint, shipped, catalog, now)
         return catalog
 
     async def own_banks(self, platform: str, workspace_id: str) -> list[Bank]:
         """The workspace's own banks only (for ``/quiz bank list``)."""
-        await self.catalog(platform, workspace_id)
-        return list(self._cache[(platform, workspace_id)].own)
+        catalog = await self.catalog(platform, workspace_id)
+        shipped = {id(bank) for bank in self.shipped.banks}
+        return [bank for bank in catalog.banks if id(bank) not in shipped]
 
-    async def _parsed_banks(self, platform: str, workspace_id: str) -> list[Bank]:
+    async def _load(
+        self, platform: str, workspace_id: str, fingerprint: Fingerprint
+    ) -> list[Bank] | None:
+        key = (platform, workspace_id, fingerprint)
+        task = self._loading.get(key)
+        if task is None:
+            task = asyncio.ensure_future(self._parsed_banks(platform, workspace_id))
+            self._loading[key] = task
+            task.add_done_callback(lambda _: self._loading.pop(key, None))
+        return await asyncio.shield(task)
+
+    async def _parsed_banks(self, platform: str, workspace_id: str) -> list[Bank] | None:
+        """The workspace's banks that load; None when they could not be parsed now."""
+        sources = [(s.bank_id, s.source) for s in await self._banks.banks(platform, workspace_id)]
+        size = sum(len(text) for _, text in sources)
+        try:
+            results = await self._offload.run_sized(size, parsed, sources)
+        except Refused as refused:
+            log.warning("workspace %s's banks not parsed (%s)", workspace_id, refused.reason)
+            return None
         banks = []
-        for stored in await self._banks.banks(platform, workspace_id):
-            bank, errors = parse_bank(stored.source, bank_source_name(stored.bank_id))
+        for (bank_id, _), (bank, errors) in zip(sources, results, strict=True):
             if bank is None:  # checked at upload; a newer quizbot may be stricter
                 log.warning(
                     "workspace %s's bank %s no longer loads: %s",
                     workspace_id,
-                    stored.bank_id,
+                    bank_id,
                     "; ".join(str(e) for e in errors[:3]),
                 )
                 continue

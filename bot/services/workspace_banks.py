@@ -5,22 +5,24 @@ same precise errors, as ``quizbot banks check`` and ``quizbot banks import``."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass
 from typing import Any
 
-import yaml
-
-from bot.content.banks import ID_PATTERN, Bank, BankError, parse_bank
-from bot.content.formats.importer import Options, bank_from_upload
+from bot.content import limits
+from bot.content.banks import ID_PATTERN, BankError
+from bot.content.formats.importer import Options
 from bot.content.formats.model import slug
-from bot.content.formats.yaml_writer import bank_yaml
+from bot.content.proposals import check_alone, merged
+from bot.content.workspace import checked_upload
 from bot.domain.actions import ProposalAction
 from bot.domain.clock import Clock
 from bot.domain.identities import ScopeRef
+from bot.operations.offload import Offload, Refused
 from bot.persistence import Proposal, WorkspaceBankRepository
 from bot.services.channel import Publishers, notice
-from bot.services.library import Library, bank_source_name
+from bot.services.library import Library
 from bot.services.requests import Context
 from bot.ui import i18n
 from bot.ui.messages import t
@@ -28,9 +30,11 @@ from bot.ui.views import Notice, ProposalItem, ProposalList
 
 log = logging.getLogger(__name__)
 
-MAX_UPLOAD_BYTES = 1_000_000  # a bank of a few thousand questions; chat files can be larger
+MAX_UPLOAD_BYTES = limits.FILE_BYTES
+UPLOAD_LIMIT = f"{MAX_UPLOAD_BYTES // 1_000_000} MB"  # as the forms and errors say it
 ERRORS_SHOWN = 10  # a broken file's first problems; the count says how many more
 PROPOSALS_SHOWN = 5  # a page of proposals, two buttons each (Discord: 5 rows of 5)
+MERGE_TRIES = 3  # an approval merges again when the bank changed meanwhile
 
 
 @dataclass(frozen=True)
@@ -51,11 +55,13 @@ class WorkspaceBanks:
         banks: WorkspaceBankRepository,
         clock: Clock,
         publishers: Publishers,
+        offload: Offload,
     ):
         self._library = library
         self._banks = banks
         self._clock = clock
         self._publishers = publishers
+        self._offload = offload
 
     # --- banks ---------------------------------------------------------------------------
 
@@ -69,20 +75,29 @@ class WorkspaceBanks:
         size: int | None = None,
     ) -> Notice:
         """``size``: what the platform declares, so that a file too big need not be
-        downloaded at all (then ``data`` is empty)."""
-        loc = context.locale
+        downloaded at all (then ``data`` is empty). The file is checked off the event
+        loop; only its bank, once valid and within the workspace's limits, is stored."""
+        loc, scope = context.locale, context.scope
         if max(len(data), size or 0) > MAX_UPLOAD_BYTES:
-            return notice(loc, "bank_too_big", limit=f"{MAX_UPLOAD_BYTES // 1000} kB")
+            return notice(loc, "bank_too_big", limit=UPLOAD_LIMIT)
         options = Options(
             allow_missing=allow_missing, language=i18n.supported(language or "") or "en"
         )
-        imported, errors = bank_from_upload(name, data, options)
-        if imported is not None:
-            errors = self._clashes(imported.bank, name)
-        if imported is None or errors:
+        shipped = self._library.shipped
+        taken = frozenset(n for b in shipped.banks for n in (b.id, *b.aliases))
+        try:
+            imported, errors = await self._offload.run_sized(
+                len(data), checked_upload, name, data, options, taken
+            )
+        except Refused as refused:
+            return _costly(loc, refused, self._offload.seconds)
+        if imported is None:
             return _refused(loc, "bank_invalid", errors, name=name)
         bank = imported.bank
-        scope = context.scope
+        full = _full(loc, await self._banks.sizes(scope.platform, scope.workspace_id), bank.id,
+                     len(imported.text))  # fmt: skip
+        if full is not None:
+            return full
         await self._banks.save(
             scope.platform, scope.workspace_id, bank.id, imported.text, context.player.id,
             self._clock.now(),
@@ -95,17 +110,6 @@ class WorkspaceBanks:
             id=bank.id,
             count=len(bank.questions),
         )
-
-    def _clashes(self, bank: Bank, name: str) -> list[BankError]:
-        """A workspace bank may not take a shipped bank's id or alias: answers and
-        leaderboards refer to banks by id."""
-        shipped = self._library.shipped
-        taken = {n for b in shipped.banks for n in (b.id, *b.aliases)}
-        return [
-            BankError(name, 1, f"'{n}' is the id of a built-in topic: choose another id", bank.id)
-            for n in (bank.id, *bank.aliases)
-            if n in taken
-        ]
 
     async def listing(self, context: Context) -> Notice:
         scope = context.scope
@@ -134,18 +138,26 @@ class WorkspaceBanks:
             return notice(loc, "proposal_bad_topic", topic=draft.topic)
         if self._library.shipped.find(topic) or self._library.shipped.find(draft.topic):
             return notice(loc, "proposal_shipped_topic", topic=draft.topic)
-        stored = {
-            b.bank_id: b.source for b in await self._banks.banks(scope.platform, scope.workspace_id)
-        }
+        target = (await self._library.catalog(scope.platform, scope.workspace_id, topic)).get(topic)
+        if target is None:
+            full = _full(loc, await self._banks.sizes(scope.platform, scope.workspace_id), topic)
+            if full is not None:
+                return full
         question = _question(draft, loc, "proposed")
-        problems = _check(merged_source(stored.get(topic), topic, draft.topic, loc, question))
+        # Alone, in the languages of the bank it joins: its size is the form's, not the bank's.
+        locales = target.locales if target else None
+        problems = await asyncio.to_thread(check_alone, question, topic, locales)
         if problems:
             return _refused(loc, "proposal_invalid", problems, located=False)
-        number = await self._banks.propose(
+        proposed = await self._banks.propose(
             scope.platform, scope.workspace_id, topic, context.player.id, question,
-            self._clock.now(),
+            self._clock.now(), (limits.PENDING_PER_MEMBER, limits.PENDING_PER_WORKSPACE),
         )  # fmt: skip
-        return notice(loc, "proposal_sent", number=number, topic=topic)
+        if proposed.number is None:
+            cap = limits.PENDING_PER_MEMBER if proposed.full == "member" else (
+                limits.PENDING_PER_WORKSPACE)  # fmt: skip
+            return notice(loc, f"proposal_limit_{proposed.full}", count=cap)
+        return notice(loc, "proposal_sent", number=proposed.number, topic=topic)
 
     async def proposals(self, context: Context) -> ProposalList:
         return await self._pending(context)
@@ -168,15 +180,38 @@ class WorkspaceBanks:
             scope.workspace_id,
         ):
             return notice(loc, "invalid")
-        decided = await self._banks.decide(
-            proposal, action.approve, context.player.id, self._clock.now(), _merged
-        )
-        if not decided:
+        decided = "changed"
+        for _ in range(MERGE_TRIES if action.approve else 1):
+            made = await self._merged(proposal) if action.approve else None
+            if isinstance(made, Notice):
+                return made
+            decided = await self._banks.decide(
+                proposal, action.approve, context.player.id, self._clock.now(), made
+            )
+            if decided != "changed":
+                break
+        if decided != "made":
             return await self._pending(context, t(loc, "proposal_decided_already"))
         self._library.forget(scope.platform, scope.workspace_id)
         key = "proposal_approved" if action.approve else "proposal_rejected"
         await self._tell_author(proposal, key)
         return await self._pending(context, t(loc, key, number=proposal.id, topic=proposal.bank_id))
+
+    async def _merged(self, proposal: Proposal) -> tuple[str, int | None] | Notice:
+        """The bank's text with the proposal in it and the revision it was made from;
+        the merge parses the whole bank, so it runs off the loop, never in the writer."""
+        locale = str(proposal.question.get("locale", i18n.DEFAULT_LOCALE))
+        stored = await self._banks.bank(proposal.platform, proposal.workspace_id, proposal.bank_id)
+        source = stored.source if stored else None
+        try:
+            text, errors = await self._offload.run_sized(
+                len(source or ""), merged, source, proposal.bank_id, proposal.question
+            )
+        except Refused as refused:
+            return _costly(locale, refused, self._offload.seconds)
+        if text is None:
+            return _refused(locale, "proposal_invalid", errors, located=False)
+        return text, stored.revision if stored else None
 
     async def _tell_author(self, proposal: Proposal, key: str) -> None:
         publisher = self._publishers.get(proposal.platform)
@@ -191,6 +226,25 @@ class WorkspaceBanks:
             log.warning(
                 "could not tell %s about proposal %d: %s", proposal.author_id, proposal.id, exc
             )
+
+
+def _costly(locale: str, refused: Refused, seconds: float) -> Notice:
+    if refused.reason == "busy":
+        return notice(locale, "bank_busy")
+    return notice(locale, "bank_too_costly", seconds=f"{seconds:g}")
+
+
+def _full(locale: str, sizes: dict[str, int], bank_id: str, size: int = 0) -> Notice | None:
+    """Why the workspace cannot take (or grow) the bank ``bank_id`` to ``size``
+    characters, or None when it can."""
+    if bank_id not in sizes and len(sizes) >= limits.WORKSPACE_BANKS:
+        return notice(locale, "bank_limit_count", count=limits.WORKSPACE_BANKS)
+    others = sum(n for other, n in sizes.items() if other != bank_id)
+    if others + size > limits.WORKSPACE_CHARACTERS:
+        return notice(
+            locale, "bank_limit_size", limit=f"{limits.WORKSPACE_CHARACTERS // 1_000_000} MB"
+        )
+    return None
 
 
 def _refused(
@@ -221,67 +275,12 @@ def _question(draft: Draft, locale: str, question_id: str) -> dict[str, Any]:
     return question
 
 
-def _bank_question(question: dict[str, Any], question_id: str, locale: str) -> dict[str, Any]:
-    entry: dict[str, Any] = {
-        "id": question_id,
-        "prompt": {locale: question["prompt"]},
-        "choices": [{locale: c} for c in question["choices"]],
-        "answer": question["answer"],
-    }
-    if question["explanation"]:
-        entry["explanation"] = {locale: question["explanation"]}
-    if question["references"]:
-        entry["references"] = list(question["references"])
-    missing = [k for k in ("explanation", "references") if not question[k]]
-    if missing:
-        entry["missing"] = missing
-    return entry
-
-
-def merged_source(
-    source: str | None, bank_id: str, title: str, locale: str, question: dict[str, Any]
-) -> str:
-    """The workspace's bank with one more question: an existing bank keeps its languages
-    (the question is taken as written in its first one); a new bank is made in the
-    proposer's language, titled by the topic as typed."""
-    if source is None:
-        data: dict[str, Any] = {
-            "id": bank_id,
-            "locales": [locale],
-            "title": {locale: title.strip() or bank_id},
-            "description": {locale: title.strip() or bank_id},
-            "questions": [],
-        }
-    else:
-        data = yaml.safe_load(source)
-    language = (data.get("locales") or list(i18n.LOCALES))[0]
-    taken = {q["id"] for q in data["questions"]}
-    number = len(taken) + 1
-    while f"q{number}" in taken:
-        number += 1
-    data["questions"].append(_bank_question(question, f"q{number}", language))
-    return bank_yaml(data, bank_source_name(bank_id))
-
-
-def _merged(source: str | None, proposal: Proposal) -> str:
-    question = proposal.question
-    return merged_source(
-        source, proposal.bank_id, str(question.get("title", "")),
-        str(question.get("locale", i18n.DEFAULT_LOCALE)), question,
-    )  # fmt: skip
-
-
-def _check(source: str) -> list[BankError]:
-    """What the bank validator says of the bank with the proposal in it."""
-    bank, errors = parse_bank(source, "proposal")
-    return errors if bank is None or errors else []
-
-
 def _item(proposal: Proposal) -> ProposalItem:
     question = proposal.question
     return ProposalItem(
         number=proposal.id,
         topic=proposal.bank_id,
+        title=str(question.get("title", "")),
         author_id=proposal.author_id,
         prompt=str(question["prompt"]),
         choices=tuple(question["choices"]),

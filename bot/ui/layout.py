@@ -47,6 +47,7 @@ from bot.ui.views import (
     Leaderboard,
     LeaderRow,
     Notice,
+    ProposalItem,
     ProposalList,
     QuestionRow,
     QuestionView,
@@ -512,6 +513,12 @@ def _race_podium(view: RacePodiumView, phrases: Phrasebook) -> Document:
     )
 
 
+def _proposed_title(locale: str, item: ProposalItem) -> tuple[Block, ...]:
+    if not item.title or item.title == item.topic:
+        return ()
+    return (Note(((t(locale, "proposal_title"), " ", Code(item.title)),)),)
+
+
 @layout.register
 def _proposals(view: ProposalList, phrases: Phrasebook) -> Document:
     """A page of proposed questions, each with its choices (the right one marked), why,
@@ -530,6 +537,8 @@ def _proposals(view: ProposalList, phrases: Phrasebook) -> Document:
                 Tone.INFO,
                 (
                     Heading(t(loc, "proposal_heading", number=item.number, topic=item.topic)),
+                    # A new bank takes this as its title: the admin sees what they approve.
+                    *_proposed_title(loc, item),
                     paragraph(item.prompt),
                     Choices(tuple(zip(ascii_uppercase, marks, strict=False))),
                     _explanation(loc, item.explanation),

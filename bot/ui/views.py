@@ -238,6 +238,7 @@ class RacePodiumView:
 class ProposalItem:
     number: int
     topic: str  # the workspace bank it would join
+    title: str  # the topic as the member typed it: a new bank's title
     author_id: str
     prompt: str
     choices: tuple[str, ...]  # the right one first, as proposed

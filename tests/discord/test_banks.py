@@ -86,8 +86,8 @@ async def test_a_broken_file_shows_its_problems_privately_and_stores_nothing(
         "ours.gift:1: question q1: no explanation"
     )
     # Too big by the size Discord declares: not even downloaded.
-    big = await upload(fake, "big.csv", b"x" * 1_000_001)
-    assert big.content == "The file is larger than 1000 kB: split the bank into smaller ones."
+    big = await upload(fake, "big.csv", b"x" * 2_000_001)
+    assert big.content == "The file is larger than 2 MB: split the bank into smaller ones."
     assert fake.downloads == ["team.yaml", "ours.gift"]
     assert (await fake.slash("quiz-bank", "list")).content == NO_BANKS
     allowed = await upload(fake, "ours.gift", b"::q1:: Which? {=A ~B}\n", allow_missing=True)

@@ -165,6 +165,7 @@ def test_a_full_page_of_long_proposals_fits_one_message() -> None:
     item = ProposalItem(
         number=12345678,
         topic="t" * 64,
+        title="शीर्षक " * 28,
         author_id="1500000000000000001",
         prompt="प्रश्न " * 166,
         choices=tuple(f"{n} " + "विकल्प " * 40 for n in range(5)),

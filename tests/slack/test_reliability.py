@@ -8,7 +8,7 @@ import json
 import logging
 import string
 from collections.abc import AsyncIterator
-from pathlib import Path
+from dataclasses import replace
 from urllib.parse import urlencode
 
 import pytest
@@ -20,7 +20,7 @@ from adapters.slack import runtime
 from adapters.slack.deliver import Replier
 from adapters.slack.runtime import build_app
 from adapters.slack.settings import SlackSettings
-from bot.content.banks import load_catalog
+from bot.content.banks import Catalog, load_catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
 from bot.services.requests import Delivery, Reply
@@ -326,12 +326,13 @@ async def test_secrets_appear_in_no_log_and_no_reply(
 
 
 async def test_a_question_beyond_one_message_is_cut_not_refused(
-    fake: FakeSlack, store: Store, tmp_path: Path
+    fake: FakeSlack, store: Store
 ) -> None:
-    # A question far beyond what one Slack message can hold (50 blocks of 3000 characters).
-    tiny = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
-    (tmp_path / "huge.yaml").write_text(tiny.replace("One plus one?", "word " * 40000))
-    engine = Engine(load_catalog([tmp_path / "huge.yaml"]), store)
+    # A question far beyond what one Slack message can hold (50 blocks of 3000 characters):
+    # more than a bank file may hold too, so made in memory, as a renderer's worst case.
+    bank = load_catalog([FIXTURES / "tiny.yaml"]).banks[0]
+    huge = replace(bank.questions[0], prompt={"en": "word " * 40000})
+    engine = Engine(Catalog((replace(bank, questions=(huge,)),)), store)
     runner, url = await start_http(engine, fake)
     try:
         message = await SlackDriver(fake, url, SECRET).command("tiny", "U1")

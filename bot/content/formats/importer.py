@@ -12,18 +12,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from bot.content import limits
 from bot.content.banks import (
     ID_PATTERN,
     MAY_BE_MISSING,
     Bank,
     BankError,
+    bank_from_node,
     decode_text,
     parse_bank,
     read_text,
 )
 from bot.content.formats import UnknownFormat, format_for, known_extensions
 from bot.content.formats.model import Draft, Format, slug
-from bot.content.formats.yaml_writer import bank_yaml
+from bot.content.formats.yaml_writer import bank_nodes, bank_text
 from bot.ui.i18n import DEFAULT_LOCALE
 
 _ID_LIMIT = 40
@@ -97,6 +99,10 @@ def import_text(
     """The bank the text makes, or every problem found in it (each with the input's
     file, line and question)."""
     parsed = form.read(text, path, options.language)
+    if len(parsed.questions) > limits.QUESTIONS:  # before building anything from them
+        extra = parsed.questions[limits.QUESTIONS]
+        message = f"more than {limits.QUESTIONS:,} questions: split the file into topics"
+        return None, [BankError(path, extra.line, message)]
     problems = list(parsed.problems)
     ids = _ids(parsed.questions)
     questions = []
@@ -125,8 +131,8 @@ def import_text(
         "description": {options.language: title},
         "questions": questions,
     }
-    bank_text = bank_yaml(data, Path(path).name)
-    bank, errors = parse_bank(bank_text, path)
+    nodes = bank_nodes(data)
+    bank, errors = bank_from_node(nodes, path)
     # The bank's own checks (choices, texts, ids) are reported where the input has them.
     lines = {
         question_id: draft.line for question_id, draft in zip(ids, parsed.questions, strict=True)
@@ -137,7 +143,7 @@ def import_text(
     ]
     if problems or bank is None:
         return None, problems
-    return Imported(bank, bank_text), []
+    return Imported(bank, bank_text(nodes, Path(path).name)), []
 
 
 def import_file(path: Path, options: Options) -> tuple[Imported | None, list[BankError]]:

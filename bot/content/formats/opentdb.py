@@ -17,20 +17,45 @@ from typing import Any
 from bot.content.banks import DIFFICULTIES, Bank, Question
 from bot.content.formats.model import TRUE_FALSE, Draft, Format, Parsed, Problems, tidy
 
-_RESULTS = re.compile(r'"results"\s*:\s*\[')
+_SKIP = re.compile(r"[ \t\r\n,:]*")  # what separates JSON values in an array or object
+_DECODER = json.JSONDecoder()
 
 
-def _lines(text: str, count: int) -> list[int]:
-    """The line each of the ``count`` results starts on. The document parsed already,
-    so each element decodes in turn from the opening of the results' array."""
-    found = _RESULTS.search(text)
-    position = found.end() if found else text.index("[") + 1
-    decoder = json.JSONDecoder()
-    lines = []
+def _skip(text: str, position: int) -> int:
+    found = _SKIP.match(text, position)  # always matches, perhaps nothing
+    return found.end() if found else position
+
+
+def _results_start(text: str, data: object) -> int:
+    """Where the results' array opens: after the top-level object's last ``results``
+    key (the one ``json.loads`` keeps), or the bare list's ``[``. The text parsed
+    already, so each key and value decodes in turn; a value nested anywhere deeper is
+    never mistaken for the results."""
+    position = _skip(text, len(text) - len(text.lstrip())) + 1
+    if not isinstance(data, dict):
+        return position
+    found = position
+    for _ in range(len(data) * 2 + len(text)):  # bounded: one key or value per step
+        position = _skip(text, position)
+        if text.startswith("}", position):
+            break
+        key, position = _DECODER.raw_decode(text, position)
+        position = _skip(text, position)
+        if key == "results":
+            found = position + 1
+        _, position = _DECODER.raw_decode(text, position)
+    return found
+
+
+def _lines(text: str, start: int, count: int) -> list[int]:
+    """The line each of the ``count`` results starts on, from the array's opening."""
+    position, line, lines = start, 1 + text.count("\n", 0, start), []
     for _ in range(count):
-        position = len(text) - len(text[position:].lstrip(" \t\r\n,"))
-        lines.append(text.count("\n", 0, position) + 1)
-        _, position = decoder.raw_decode(text, position)
+        found = _skip(text, position)
+        line += text.count("\n", position, found)
+        lines.append(line)
+        _, position = _DECODER.raw_decode(text, found)
+        line += text.count("\n", found, position)
     return lines
 
 
@@ -79,6 +104,9 @@ def read(text: str, path: str, language: str) -> Parsed:
     except json.JSONDecodeError as exc:
         problems.add(exc.lineno, None, f"JSON syntax error: {exc.msg}")
         return Parsed((), tuple(problems.found))
+    except RecursionError:  # a few kB of [[[[… is enough: no question nests that deep
+        problems.add(1, None, "lists or objects nest too deeply")
+        return Parsed((), tuple(problems.found))
     results = data.get("results") if isinstance(data, dict) else data
     if isinstance(data, dict) and data.get("response_code", 0) != 0:
         problems.add(1, None, f"response_code {data['response_code']}: the API sent no questions")
@@ -87,7 +115,8 @@ def read(text: str, path: str, language: str) -> Parsed:
         return Parsed((), tuple(problems.found))
     drafts = []
     for number, (item, line) in enumerate(
-        zip(results, _lines(text, len(results)), strict=True), start=1
+        zip(results, _lines(text, _results_start(text, data), len(results)), strict=True),
+        start=1,
     ):
         draft = _question(item, line, number, problems, language)
         if draft is not None:
