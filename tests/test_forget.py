@@ -12,7 +12,7 @@ from bot.domain.identities import ScopeRef
 from bot.domain.memory import Memory
 from bot.persistence import Store
 from bot.services.engine import Engine
-from bot.services.requests import Context, Delivery, ForgetMe, button
+from bot.services.requests import Context, Delivery, ForgetMe, ProposeQuestion, button
 from bot.ui.views import DailyPostView, ForgetConfirm, Leaderboard, Notice
 
 from .support.channel import (
@@ -123,7 +123,7 @@ def test_db_forget_on_the_command_line(tmp_path: Path, catalog: Catalog) -> None
     env = {"QUIZBOT_BANKS": str(FIXTURES), "LANG": "C"}
     player = run_quizbot("db", "forget", "--db", str(db), "--player", "slack:U1", env=env)
     assert player.returncode == 0, player.stderr
-    assert player.stdout.startswith("forgot slack:U1 in T1: 22 rows (")
+    assert player.stdout.startswith("forgot slack:U1 in T1: 23 rows (")
     workspace = run_quizbot("db", "forget", "--db", str(db), "--workspace", "slack:T1", env=env)
     assert workspace.returncode == 0, workspace.stderr
     assert workspace.stdout.startswith("forgot workspace slack:T1 in T1: ")
@@ -143,3 +143,77 @@ def test_db_forget_on_the_command_line(tmp_path: Path, catalog: Catalog) -> None
     assert nothing.stdout.startswith("nothing stored for workspace slack:T1")
     usage = run_quizbot("db", "forget", "--db", str(db), env=env)
     assert usage.returncode == 2 and "needs --player PLATFORM:ID" in usage.stderr
+
+
+PERSON_COLUMNS = {"player_id", "author_id", "decided_by", "starter_id", "created_by", "updated_by"}
+
+
+async def columns(engine: Engine) -> dict[str, set[str]]:
+    """Every table of the schema and its columns, as the database itself lists them."""
+    if engine.store.database.postgres:
+        rows = await engine.store.database.read(
+            "SELECT table_name, column_name FROM information_schema.columns"
+            " WHERE table_schema = current_schema()",
+            (),
+        )
+    else:
+        rows = await engine.store.database.read(
+            "SELECT m.name, p.name FROM sqlite_master m, pragma_table_info(m.name) p"
+            " WHERE m.type = 'table'",
+            (),
+        )
+    found: dict[str, set[str]] = {}
+    for table, column in rows:
+        found.setdefault(table, set()).add(column)
+    return found
+
+
+async def holding(engine: Engine, column_names: set[str], value: str) -> dict[str, int]:
+    """Rows, per table, with ``value`` in any of the columns named."""
+    found = {}
+    for table, names in sorted((await columns(engine)).items()):
+        for column in sorted(names & column_names):
+            (count,) = (
+                await engine.store.database.read(
+                    f"SELECT COUNT(*) FROM {table} WHERE {column} = ?", (value,)
+                )
+            )[0]
+            if count:
+                found[f"{table}.{column}"] = int(count)
+    return found
+
+
+async def test_forgetting_a_member_or_a_workspace_leaves_nothing_in_any_table(
+    location: str, catalog: Catalog
+) -> None:
+    clock = FakeClock(moment("2027-01-04T06:00"))
+    engine = await played(location, catalog, clock)
+    cy = PLAYERS[2]
+    await engine.players.set_locale(cy, "hi", CHANNEL.workspace_id)  # all Cy ever did
+    await engine.players.set_locale(ANA, "bn", CHANNEL.workspace_id)
+    bo = Context(BO, CHANNEL)
+    proposal = ProposeQuestion("ours", "Which?", "Right\nWrong", "Because.", "https://a.example/")
+    assert (await engine.handle(proposal, bo)).view.kind == "proposal_sent"  # type: ignore[union-attr]
+    tables = await columns(engine)
+    # Every table naming a person or a workspace: a new one must be added to forgetting.
+    assert sorted(t for t, c in tables.items() if c & PERSON_COLUMNS) == [
+        "answers", "attempts", "cards", "competitions", "daily_answers", "daily_streaks",
+        "members", "players", "proposals", "race_answers", "races", "reminder_sends",
+        "reminders", "review_log", "runs", "totals", "workspace_banks",
+    ]  # fmt: skip
+    assert await holding(engine, PERSON_COLUMNS, BO.id) != {}
+    await engine.handle(button("qz:f:confirmed"), bo)
+    assert await holding(engine, PERSON_COLUMNS, BO.id) == {}
+    assert "proposals.workspace_id" not in await holding(engine, {"workspace_id"}, "T1")  # text too
+    assert await holding(engine, {"workspace_id"}, "T1") != {}
+    gone = await engine.store.forget.workspace("slack", "T1")
+    assert gone.total > 0
+    assert await holding(engine, {"workspace_id"}, "T1") == {}
+    # Cy was known in T1 only: her name and language went with it; Ana plays in T2.
+    assert await holding(engine, PERSON_COLUMNS, cy.id) == {}
+    assert await holding(engine, PERSON_COLUMNS, ANA.id) == {
+        "members.player_id": 1,
+        "players.player_id": 1,
+        "runs.player_id": 1,
+    }
+    await engine.store.close()

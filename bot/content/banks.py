@@ -53,6 +53,9 @@ _INT_TAG = "tag:yaml.org,2002:int"
 # Text may break lines and hold tabs; other control characters (an escape sequence that
 # clears a terminal, a NUL) have no place in a question and are refused.
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Half of a UTF-16 pair, from an escape ("\ud83d" in YAML or JSON): no character, and
+# no UTF-8 file can hold it, so the bank could not be written again.
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 
 @dataclass(frozen=True)
@@ -184,6 +187,13 @@ class _Reader:
         if control:
             raise self.fail(
                 node, f"{what} holds the control character U+{ord(control.group()):04X}: remove it"
+            )
+        surrogate = _SURROGATE.search(node.value)
+        if surrogate:
+            raise self.fail(
+                node,
+                f"{what} holds U+{ord(surrogate.group()):04X}, half of a surrogate pair:"
+                " write the character itself",
             )
         return node.value.strip()
 

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 
 FILE_BYTES = 2_000_000  # one bank file, uploaded or on disk (1 MB holds ~2,500 questions)
 QUESTIONS = 5_000  # in one bank
+TOO_MANY_QUESTIONS = f"more than {QUESTIONS:,} questions: split the file into topics"
 # Characters in one text, by what it is: a chat message shows a prompt and its choices
 # together, and an explanation after each answer.
 TEXT: Mapping[str, int] = {

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+import os
 import resource
 import traceback
 from collections.abc import Callable, Sequence
@@ -29,6 +30,8 @@ WAITING = 8  # jobs queued behind the running one; more are refused, not queued
 # Inputs up to this size (characters or bytes) take a few ms: less than a child's start,
 # so they run on the loop (a bank of a few dozen questions).
 INLINE_SIZE = 16_000
+# A check can wait; chats cannot: on a busy machine the child yields the CPU to the bot.
+NICENESS = 10
 PRELOAD = ("bot.content.workspace", "bot.content.proposals")
 
 _CONTEXT = multiprocessing.get_context("forkserver")
@@ -47,6 +50,7 @@ class Refused(Exception):
 
 def _child(out: Connection, job: Callable[..., Any], args: Sequence[Any], memory: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    os.nice(NICENESS)
     try:
         out.send((True, job(*args)))
     except MemoryError:  # the input needs more than a bank may

@@ -200,7 +200,7 @@ class DailyRepository:
                 " streak = excluded.streak, last_day = excluded.last_day",
                 (*key, streak, post.day),
             )
-            upsert_player(db, player)
+            upsert_player(db, player, post.scope.workspace_id)
             ledger.credit(db, player, post.scope, post.bank_id, points, correct, at)
             # No answer time: nobody knows when the player first saw the post.
             question = (post.bank_id, post.question_id)

@@ -41,6 +41,9 @@ _PLAYER_ROWS: tuple[tuple[str, str], ...] = (
     ("review_log", "platform = ? AND workspace_id = ? AND player_id = ?"),
     ("reminder_sends", "platform = ? AND workspace_id = ? AND player_id = ?"),
     ("reminders", "platform = ? AND workspace_id = ? AND player_id = ?"),
+    # Their proposals, pending or decided: an approved question lives on in the bank.
+    ("proposals", "platform = ? AND workspace_id = ? AND author_id = ?"),
+    ("members", "platform = ? AND workspace_id = ? AND player_id = ?"),
 )
 # Where a player is named without owning the row (who started a race, proposed a
 # question …): the name is blanked, the row stays the channel's or the workspace's.
@@ -48,7 +51,6 @@ _PLAYER_MENTIONS: tuple[tuple[str, str], ...] = (
     ("races", "starter_id"),
     ("competitions", "created_by"),
     ("workspace_banks", "updated_by"),
-    ("proposals", "author_id"),
     ("proposals", "decided_by"),
 )
 # A whole workspace, children first.
@@ -82,16 +84,12 @@ _WORKSPACE_TABLES: tuple[tuple[str, str], ...] = (
     ("reminders", "platform = ? AND workspace_id = ?"),
     ("installations", "platform = ? AND workspace_id = ?"),
     ("departures", "platform = ? AND workspace_id = ?"),
+    ("members", "platform = ? AND workspace_id = ?"),
 )
-# Does a player still have anything in another workspace (then their name and language,
-# kept per platform, stay)?
-_ELSEWHERE = (
-    "SELECT 1 FROM runs WHERE platform = ? AND player_id = ?"
-    " UNION SELECT 1 FROM cards WHERE platform = ? AND player_id = ?"
-    " UNION SELECT 1 FROM daily_answers a JOIN daily_posts p ON p.post_id = a.post_id"
-    " WHERE p.platform = ? AND a.player_id = ?"
-    " UNION SELECT 1 FROM race_answers a JOIN races r ON r.race_id = a.race_id"
-    " WHERE r.platform = ? AND a.player_id = ?"
+# A player's name and language are kept per platform while any workspace knows them.
+_UNKNOWN_EVERYWHERE = (
+    "NOT EXISTS (SELECT 1 FROM members m WHERE m.platform = players.platform"
+    " AND m.player_id = players.player_id)"
 )
 
 
@@ -124,11 +122,23 @@ def forget_player(db: Connection, platform: str, workspace: str, player_id: str)
             f" AND {column} = ?",
             (platform, workspace, player_id),
         )
-    if db.execute(_ELSEWHERE, (platform, player_id) * 4).fetchone() is None:
-        count = _delete(db, "players", "platform = ? AND player_id = ?", (platform, player_id))
-        if count:
-            rows["players"] = count
+    count = _forget_names(db, platform, [player_id])
+    if count:
+        rows["players"] = count
     return Forgotten(rows)
+
+
+def _forget_names(db: Connection, platform: str, players: Sequence[str]) -> int:
+    """The names and languages of ``players`` that no workspace knows any more."""
+    return sum(
+        _delete(
+            db,
+            "players",
+            f"platform = ? AND player_id = ? AND {_UNKNOWN_EVERYWHERE}",
+            (platform, player_id),
+        )
+        for player_id in players
+    )
 
 
 def forget_workspace(db: Connection, platform: str, workspace: str) -> Forgotten:
@@ -136,13 +146,8 @@ def forget_workspace(db: Connection, platform: str, workspace: str) -> Forgotten
     players = [
         row[0]
         for row in db.execute(
-            "SELECT player_id FROM runs WHERE platform = ? AND workspace_id = ?"
-            " UNION SELECT player_id FROM cards WHERE platform = ? AND workspace_id = ?"
-            " UNION SELECT a.player_id FROM daily_answers a JOIN daily_posts p"
-            " ON p.post_id = a.post_id WHERE p.platform = ? AND p.workspace_id = ?"
-            " UNION SELECT a.player_id FROM race_answers a JOIN races r"
-            " ON r.race_id = a.race_id WHERE r.platform = ? AND r.workspace_id = ?",
-            (platform, workspace) * 4,
+            "SELECT player_id FROM members WHERE platform = ? AND workspace_id = ?",
+            (platform, workspace),
         ).fetchall()
     ]
     rows: dict[str, int] = {}
@@ -150,25 +155,15 @@ def forget_workspace(db: Connection, platform: str, workspace: str) -> Forgotten
         count = _delete(db, table, where, (platform, workspace))
         if count:
             rows[table] = count
-    for player_id in players:
-        if db.execute(_ELSEWHERE, (platform, player_id) * 4).fetchone() is None:
-            rows["players"] = rows.get("players", 0) + _delete(
-                db, "players", "platform = ? AND player_id = ?", (platform, player_id)
-            )
+    rows["players"] = _forget_names(db, platform, players)
     return Forgotten({table: count for table, count in rows.items() if count})
 
 
 def workspaces_of(db: Connection, platform: str, player_id: str) -> list[str]:
     """The workspaces of a platform where a player has anything."""
     rows = db.execute(
-        "SELECT workspace_id FROM runs WHERE platform = ? AND player_id = ?"
-        " UNION SELECT workspace_id FROM cards WHERE platform = ? AND player_id = ?"
-        " UNION SELECT workspace_id FROM reminders WHERE platform = ? AND player_id = ?"
-        " UNION SELECT p.workspace_id FROM daily_answers a JOIN daily_posts p"
-        " ON p.post_id = a.post_id WHERE p.platform = ? AND a.player_id = ?"
-        " UNION SELECT r.workspace_id FROM race_answers a JOIN races r"
-        " ON r.race_id = a.race_id WHERE r.platform = ? AND a.player_id = ?",
-        (platform, player_id) * 5,
+        "SELECT workspace_id FROM members WHERE platform = ? AND player_id = ?",
+        (platform, player_id),
     ).fetchall()
     return sorted(row[0] for row in rows)
 

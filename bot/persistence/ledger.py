@@ -134,12 +134,18 @@ class Ledger:
         )
 
 
-def upsert_player(db: Connection, player: PlayerRef) -> None:
+def upsert_player(db: Connection, player: PlayerRef, workspace_id: str) -> None:
+    """The player's name, and that they are seen in the workspace (see ``forgetting``)."""
     db.execute(
         "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)"
         " ON CONFLICT (platform, player_id) DO UPDATE SET"
         " name = CASE WHEN excluded.name != '' THEN excluded.name ELSE players.name END",
         (player.platform, player.id, player.name),
+    )
+    db.execute(
+        "INSERT INTO members (platform, workspace_id, player_id) VALUES (?, ?, ?)"
+        " ON CONFLICT DO NOTHING",
+        (player.platform, workspace_id, player.id),
     )
 
 

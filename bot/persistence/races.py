@@ -104,7 +104,7 @@ class RaceRepository:
                 "INSERT INTO race_answers VALUES (?,?,?,?,?,?,?,?)",
                 (race.id, number, player.id, choice, int(correct), points, streak, at),
             )
-            upsert_player(db, player)
+            upsert_player(db, player, race.scope.workspace_id)
             ledger.credit(db, player, race.scope, race.bank_id, points, correct, at)
             question = (race.bank_id, race.question_ids[number])
             took = round(1000 * max(0.0, at - race.opened_at))  # the question opened then

@@ -67,7 +67,7 @@ class RunRepository:
                     run.created_at,
                 ),
             )
-            upsert_player(db, run.player)
+            upsert_player(db, run.player, run.scope.workspace_id)
 
         await self._database.write(work)
         self._runs[run.id] = run
@@ -166,9 +166,11 @@ class RunRepository:
         )
         return rows[0][0] if rows else None
 
-    async def set_player_locale(self, player: PlayerRef, locale: str | None) -> None:
+    async def set_player_locale(
+        self, player: PlayerRef, locale: str | None, workspace_id: str
+    ) -> None:
         def work(db: Connection) -> None:
-            upsert_player(db, player)
+            upsert_player(db, player, workspace_id)
             db.execute(
                 "UPDATE players SET locale = ? WHERE platform = ? AND player_id = ?",
                 (locale, player.platform, player.id),

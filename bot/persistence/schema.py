@@ -283,6 +283,27 @@ MIGRATIONS: tuple[str, ...] = (
     ) WITHOUT ROWID;
     CREATE INDEX departures_due ON departures (forget_at);
     """,
+    # 6: the workspaces each player has been seen in (names and languages are kept per
+    # platform: they go when the last of those workspaces forgets the player), filled
+    # from the data so far; install states found by expiry, so that they can be purged.
+    """
+    CREATE TABLE members (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        PRIMARY KEY (platform, workspace_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE INDEX members_player ON members (platform, player_id);
+    INSERT INTO members (platform, workspace_id, player_id)
+        SELECT platform, workspace_id, player_id FROM runs
+        UNION SELECT platform, workspace_id, player_id FROM cards
+        UNION SELECT platform, workspace_id, player_id FROM reminders
+        UNION SELECT p.platform, p.workspace_id, a.player_id FROM daily_answers a
+            JOIN daily_posts p ON p.post_id = a.post_id
+        UNION SELECT r.platform, r.workspace_id, a.player_id FROM race_answers a
+            JOIN races r ON r.race_id = a.race_id;
+    CREATE INDEX install_states_expiry ON install_states (expires_at);
+    """,
 )
 
 

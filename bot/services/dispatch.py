@@ -111,7 +111,9 @@ ROUTES: dict[type[Any], Route[Any]] = {
     RemindOn: Route[RemindOn](lambda e, r, c: e.reminders.on(c, r.at, r.timezone)),
     RemindOff: Route[RemindOff](lambda e, r, c: e.reminders.off(c)),
     RemindStatus: Route[RemindStatus](lambda e, r, c: e.reminders.status(c)),
-    SetLanguage: Route[SetLanguage](lambda e, r, c: e.players.set_locale(c.player, r.tag)),
+    SetLanguage: Route[SetLanguage](
+        lambda e, r, c: e.players.set_locale(c.player, r.tag, c.scope.workspace_id)
+    ),
     ForgetMe: Route[ForgetMe](_confirm_forget),
     Usage: Route[Usage](_usage),
     # Buttons in play. Only a quiz's own message moves on in place: a daily or race

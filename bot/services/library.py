@@ -69,6 +69,26 @@ class Library:
         """This process changed the workspace's banks."""
         self._cache.pop((platform, workspace_id), None)
 
+    async def saved(
+        self, platform: str, workspace_id: str, bank: Bank, revision: int, at: float
+    ) -> None:
+        """This process stored ``bank`` (parsed already) as ``revision`` at ``at``: the
+        cached catalog takes it as is, rather than parsing every bank again on the next
+        click, when the store's fingerprint shows that nothing else changed meanwhile."""
+        key = (platform, workspace_id)
+        cached = self._cache.pop(key, None)
+        if cached is None or cached.shipped is not self.shipped:
+            return
+        expected = tuple(
+            sorted((*(f for f in cached.fingerprint if f[0] != bank.id), (bank.id, revision, at)))
+        )
+        if await self._banks.fingerprint(platform, workspace_id) != expected:
+            return  # another process changed a bank too: parse them all on the next click
+        shipped = {id(b) for b in cached.shipped.banks}
+        own = [b for b in cached.catalog.banks if id(b) not in shipped and b.id != bank.id]
+        catalog = Catalog((*cached.shipped.banks, *sorted((*own, bank), key=lambda b: b.id)))
+        self._cache[key] = _Parsed(expected, cached.shipped, catalog, self._clock())
+
     async def of(self, scope: ScopeRef, wanted: str = "") -> Catalog:
         return await self.catalog(scope.platform, scope.workspace_id, wanted)
 

@@ -27,13 +27,14 @@ class Players:
         chosen = await self._runs.player_locale(player.platform, player.id)
         return i18n.choose(chosen, platform_locale, default=self._default_locale)
 
-    async def set_locale(self, player: PlayerRef, tag: str) -> Notice:
+    async def set_locale(self, player: PlayerRef, tag: str, workspace_id: str = "") -> Notice:
+        """``workspace_id``: where the player set it (their name is kept for it)."""
         locale = i18n.supported(tag)
         if locale is None:
             current = await self.locale(player)
             choices = ", ".join(f"{code} ({name})" for code, name in i18n.LOCALE_NAMES.items())
             return notice(current, "lang_unknown", tag=tag, choices=choices)
-        await self._runs.set_player_locale(player, locale)
+        await self._runs.set_player_locale(player, locale, workspace_id)
         return notice(locale, "lang_set")
 
     async def forget(self, context: Context) -> Notice:

@@ -98,11 +98,11 @@ class WorkspaceBanks:
                      len(imported.text))  # fmt: skip
         if full is not None:
             return full
-        await self._banks.save(
-            scope.platform, scope.workspace_id, bank.id, imported.text, context.player.id,
-            self._clock.now(),
-        )  # fmt: skip
-        self._library.forget(scope.platform, scope.workspace_id)
+        now = self._clock.now()
+        revision = await self._banks.save(
+            scope.platform, scope.workspace_id, bank.id, imported.text, context.player.id, now
+        )
+        await self._library.saved(scope.platform, scope.workspace_id, bank, revision, now)
         return notice(
             loc,
             "bank_saved",

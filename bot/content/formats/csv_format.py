@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 
+from bot.content import limits
 from bot.content.banks import MAX_CHOICES, Bank
 from bot.content.formats.model import Draft, Format, Parsed, Problems, tidy
 
@@ -86,6 +87,9 @@ def read(text: str, path: str, language: str) -> Parsed:
             if not any(cell.strip() for cell in cells):
                 continue
             number += 1
+            if number > limits.QUESTIONS:  # the rest is not read, let alone checked
+                problems.add(line, None, limits.TOO_MANY_QUESTIONS)
+                break
             if len(cells) != len(header):
                 problems.add(
                     line, number, f"{len(cells)} fields where the header has {len(header)}"

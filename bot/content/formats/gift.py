@@ -79,11 +79,13 @@ class _Reader:
 
     def block(self, start: int, text: str) -> None:
         hidden = _hide(text)
-        if hidden.startswith(_CATEGORY):
-            category, _, rest = hidden.partition("\n")
+        # A loop, not a call per line: a block of thousands of category lines is no
+        # deeper than one.
+        while hidden.startswith(_CATEGORY):
+            category, _, hidden = hidden.partition("\n")
             self.title = self.title or category_title(category[len(_CATEGORY) :].translate(_SHOWN))
-            if rest.strip():
-                self.block(start + 1, rest)
+            start += 1
+        if not hidden.strip():
             return
         self.number += 1
         draft = self.question(start, hidden)

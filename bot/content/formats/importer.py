@@ -101,8 +101,7 @@ def import_text(
     parsed = form.read(text, path, options.language)
     if len(parsed.questions) > limits.QUESTIONS:  # before building anything from them
         extra = parsed.questions[limits.QUESTIONS]
-        message = f"more than {limits.QUESTIONS:,} questions: split the file into topics"
-        return None, [BankError(path, extra.line, message)]
+        return None, [BankError(path, extra.line, limits.TOO_MANY_QUESTIONS)]
     problems = list(parsed.problems)
     ids = _ids(parsed.questions)
     questions = []

@@ -1,0 +1,226 @@
+"""Slack clicks while admins upload bank files: does one workspace's upload slow every
+other workspace's clicks? Three phases in one run, the same bot and load throughout:
+clicks alone (the baseline), clicks while an admin uploads a hostile 1 MB file over and
+over, and clicks while an admin uploads a legitimate 1 MB bank over and over. Uploads go
+the whole way a member's does: the /quiz command opens the form, the form is submitted
+with a file, the bot downloads it from the fake Slack, checks it and replies.
+
+    python -m bench.upload_attack [--seconds 8] [--rate 200]
+
+Reported per phase: click p50/p99 (request to feedback, as bench.slack_clicks), the
+event-loop watchdog's longest stall in the bot, and each upload's time from submitting
+the form to the bot's reply (file to stored bank for the legitimate one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import csv
+import io
+import json
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from aiohttp import web
+from slack_sdk.web.async_client import AsyncWebClient
+
+from adapters.slack.installations import Clients
+from adapters.slack.people import People
+from adapters.slack.runtime import build_app, web_app
+from adapters.slack.settings import SlackSettings
+from bot.content.banks import SHIPPED_BANKS, load_catalog
+from bot.operations.process import tune_gc
+from bot.operations.watchdog import LoopWatchdog
+from bot.persistence import Store
+from bot.services.engine import Engine
+from fakes.ports import free_port
+from fakes.slack import FakeSlack, SlackDriver, User
+
+from .common import mean, ms, record, table
+from .slack_clicks import SECRET, TOKEN, open_loop, started_quizzes
+
+ADMIN = "UADMIN"
+PHASES = ("clicks alone", "hostile 1 MB upload", "legitimate 1 MB upload")
+TARGET_BYTES = 1_000_000
+
+
+def hostile_csv() -> bytes:
+    """The review's slow file, at 1 MB: one prompt repeated on every row (the ids it
+    needs made import time quadratic), far more rows than a bank may hold."""
+    row = b"same prompt,a,b,1,why,https://example.org/a\n"
+    header = b"prompt,choice_1,choice_2,answer,explanation,references\n"
+    return header + row * ((TARGET_BYTES - len(header)) // len(row))
+
+
+def legitimate_csv() -> bytes:
+    """A real-looking 1 MB bank: distinct questions with explanations and references."""
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow(["id", "prompt", "choice_1", "choice_2", "choice_3", "choice_4", "answer",
+                     "explanation", "references"])  # fmt: skip
+    number = 0
+    while out.tell() < TARGET_BYTES - 400:
+        writer.writerow(
+            [
+                f"q{number}",
+                f"With tensor parallelism of degree {number % 8 + 2}, how many all-reduces"
+                f" does layer {number} need in its forward pass?",
+                "One",
+                "Two",
+                "Four",
+                "Eight",
+                2,
+                "Attention and the MLP each end in a row-parallel linear layer whose partial"
+                " sums are reduced, so two.",
+                "https://arxiv.org/abs/1909.08053",
+            ]
+        )
+        number += 1
+    return out.getvalue().encode()
+
+
+async def uploads(
+    driver: SlackDriver, fake: FakeSlack, name: str, data: bytes, until: float
+) -> tuple[list[float], str]:
+    """Upload the file again and again until ``until`` (loop time): each one's seconds
+    from the form's submission to the bot's private reply, and the last reply."""
+    loop = asyncio.get_running_loop()
+    took: list[float] = []
+    reply = ""
+    while loop.time() < until:
+        before = len(fake.ephemerals(ADMIN))
+        view = await driver.open_form("bank upload", ADMIN, fake)
+        started = loop.time()
+        file = fake.add_file(name, data)
+        await driver.submit(view, {"file": [file]}, ADMIN)
+        found = await fake.wait_for(lambda at=before: fake.ephemerals(ADMIN)[at:] or None, 60)
+        took.append(loop.time() - started)
+        reply = json.dumps(found[0])[:200]
+    return took, reply
+
+
+async def drive(port: int, app_url: str, seconds: float, rate: float) -> None:
+    """The child: the fake Slack, the clicks and the uploads. Per phase it reads the
+    clicks as one JSON line and prints that phase's results as one."""
+    fake = FakeSlack({ADMIN: User("en-US", "Boss", admin=True)}, anyone=User("en-US", "Player"))
+    await fake.start(port)
+    print("ready", flush=True)
+    loop = asyncio.get_running_loop()
+    driver = SlackDriver(fake, app_url, SECRET)
+    files = {PHASES[1]: ("hostile.csv", hostile_csv()), PHASES[2]: ("bank.csv", legitimate_csv())}
+    for phase in PHASES:
+        clicks = [
+            tuple(c) for c in json.loads(await loop.run_in_executor(None, sys.stdin.readline))
+        ]
+        work = [open_loop(driver, fake, clicks, rate, seconds)]
+        if phase in files:
+            work.append(uploads(driver, fake, *files[phase], loop.time() + seconds))
+        done = await asyncio.gather(*work)
+        took, reply = done[1] if len(done) > 1 else ([], "")
+        print(json.dumps({"clicks": done[0], "uploads": took, "reply": reply}), flush=True)
+    await fake.stop()
+
+
+async def measure(seconds: float, rate: float) -> list[dict[str, Any]]:
+    """The bot (engine, SQLite store, the bolt app over HTTP, the watchdog) here; the fake
+    Slack, the clicks and the uploads in a child process."""
+    workdir = Path(tempfile.mkdtemp(prefix="quizbot-upload-bench-"))
+    fake_port, app_port = free_port(), free_port()
+    api_url = f"http://127.0.0.1:{fake_port}/api/"
+    app_url = f"http://127.0.0.1:{app_port}/slack/events"
+    child = await asyncio.create_subprocess_exec(
+        *(sys.executable, "-m", "bench.upload_attack", "--drive", str(fake_port), app_url),
+        *("--seconds", str(seconds), "--rate", str(rate)),
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    store = await Store.open(workdir / "bench.db")
+    watchdog = LoopWatchdog()
+    watching = asyncio.ensure_future(watchdog.serve())
+    runner, results = None, []
+    try:
+        assert (await child.stdout.readline()).strip() == b"ready"
+        engine = Engine(load_catalog([SHIPPED_BANKS]), store)
+        settings = SlackSettings(TOKEN, SECRET, api_url=api_url)
+        people = People(Clients(AsyncWebClient(TOKEN, base_url=api_url)))
+        runner = web.AppRunner(web_app(build_app(engine, settings, people)), access_log=None)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", app_port).start()
+        for phase in PHASES:
+            clicks = await started_quizzes(engine, int(rate * seconds * 1.3) + 50, people)
+            watchdog.longest = 0.0
+            started = time.perf_counter()
+            child.stdin.write(json.dumps(clicks).encode() + b"\n")
+            await child.stdin.drain()
+            found = json.loads(await child.stdout.readline())
+            found.update(phase=phase, stall=watchdog.longest, wall=time.perf_counter() - started)
+            results.append(found)
+        await child.wait()
+    finally:
+        watching.cancel()
+        if child.returncode is None:
+            child.kill()
+            await child.wait()
+        if runner is not None:
+            await runner.cleanup()
+        await store.close()
+        shutil.rmtree(workdir, ignore_errors=True)
+    return results
+
+
+def report(results: list[dict[str, Any]], seconds: float, rate: float) -> str:
+    base = results[0]["clicks"]
+    rows = []
+    for found in results:
+        clicks, took = found["clicks"], found["uploads"]
+        rows.append(
+            [
+                str(found["phase"]), f"{clicks['achieved']:.0f}", ms(clicks["p50"]),
+                ms(clicks["p99"]), f"{clicks['p99'] / base['p99']:.2f}×",
+                ms(found["stall"]), str(len(took)),
+                f"{mean(took):.2f}" if took else "–", f"{max(took):.2f}" if took else "–",
+            ]
+        )  # fmt: skip
+    header = [
+        "phase", "clicks/s", "p50 ms", "p99 ms", "p99 vs alone", "longest stall ms",
+        "uploads", "upload mean s", "upload max s",
+    ]  # fmt: skip
+    replies = "; ".join(f"{r['phase']}: {r['reply'][:160]}" for r in results[1:])
+    return (
+        f"{table(header, rows)}\n\n{rate:.0f} clicks/s offered for {seconds:.0f} s per phase;"
+        " uploads back to back through the upload form (download, check, store, reply)."
+        " Target: p99 during either upload within 2× of clicks alone and under 100 ms; the"
+        " longest stall under 100 ms; a legitimate 1 MB bank stored in ≤ 3 s."
+        f"\n\nLast replies: {replies}"
+    )
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--seconds", type=float, default=8.0)
+    parser.add_argument("--rate", type=float, default=200.0)
+    parser.add_argument("--no-record", action="store_true", help="print, do not append")
+    parser.add_argument(
+        "--drive", nargs=2, metavar=("FAKE_PORT", "APP_URL"), help=argparse.SUPPRESS
+    )
+    args = parser.parse_args()
+    if args.drive:
+        asyncio.run(drive(int(args.drive[0]), args.drive[1], args.seconds, args.rate))
+        return
+    tune_gc()  # the bot runs in this process: tuned as `quizbot run` tunes it
+    results = asyncio.run(measure(args.seconds, args.rate))
+    body = report(results, args.seconds, args.rate)
+    if args.no_record:
+        print(body)
+    else:
+        record("Clicks during bank uploads", body)
+
+
+if __name__ == "__main__":
+    main()
