@@ -28,6 +28,7 @@ from .middleware import RefuseUnreadable
 from .people import People
 from .publisher import SlackPublisher
 from .settings import EVENTS_PATH, INSTALL_PATH, REDIRECT_PATH, SlackSettings
+from .throttle import Throttle
 
 log = logging.getLogger(__name__)
 
@@ -139,10 +140,30 @@ async def close(app: AsyncApp) -> None:
         await replier.close()
 
 
-def web_app(app: AsyncApp) -> web.Application:
-    """The aiohttp application serving HTTP mode at /slack/events."""
+def _throttled_installs(throttle: Throttle) -> Callable[..., Any]:
+    """/slack/install beyond the throttle's rate: 429, and no state stored."""
+
+    @web.middleware
+    async def middleware(request: web.Request, handler: _Handler) -> web.StreamResponse:
+        if request.path == INSTALL_PATH and not throttle.allow(request.remote or ""):
+            log.info("refused an install page visit: too many from %s", request.remote)
+            return web.Response(
+                status=429,
+                text="Too many install attempts: try again in a minute.",
+                headers={"Retry-After": "60"},
+            )
+        return await handler(request)
+
+    return middleware
+
+
+def web_app(app: AsyncApp, throttle: Throttle | None = None) -> web.Application:
+    """The aiohttp application serving HTTP mode at /slack/events (and, with Add to
+    Slack, /slack/install and /slack/oauth_redirect)."""
     application = app.web_app(path=EVENTS_PATH)
-    application.middlewares.extend([_refuse_bad_timestamp, _refuse_unparsable])
+    application.middlewares.extend(
+        [_throttled_installs(throttle or Throttle()), _refuse_bad_timestamp, _refuse_unparsable]
+    )
 
     async def release(_: web.Application) -> None:
         await close(app)

@@ -17,6 +17,7 @@ import pytest
 
 from adapters.slack import runtime
 from adapters.slack.settings import SlackSettings
+from adapters.slack.throttle import Throttle
 from bot.content.banks import SHIPPED_BANKS, Catalog, load_catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
@@ -337,3 +338,28 @@ async def test_a_changed_token_key_is_said_and_a_rotated_one_still_opens(
             assert any("does not open with QUIZBOT_TOKEN_KEY" in m for m in warned)
             assert not any("xoxb-" in r.getMessage() for r in caplog.records)
             caplog.clear()  # bolt's error line for the request it could not authorize
+
+
+async def test_the_install_page_is_throttled_per_address(app: str, store: Store) -> None:
+    """A script asking for /slack/install in a loop stores ten states, not thousands."""
+    install = app.replace("/slack/events", "/slack/install")
+    statuses = []
+    async with aiohttp.ClientSession() as session:
+        for _ in range(25):
+            async with session.get(install, allow_redirects=False) as response:
+                statuses.append(response.status)
+                text = await response.text()
+    assert statuses.count(429) == 15 and set(statuses[:10]) != {429}
+    assert text == "Too many install attempts: try again in a minute."
+    assert rows(store, "SELECT COUNT(*) FROM install_states") == [(10,)]
+    indexes = rows(store, "SELECT name FROM sqlite_master WHERE tbl_name = 'install_states'")
+    assert ("install_states_expiry",) in indexes  # expired ones are found, not scanned for
+
+
+def test_a_throttle_refills_with_time_and_counts_everyone_too() -> None:
+    now = [0.0]
+    throttle = Throttle(per_address=2, in_all=3, clock=lambda: now[0])
+    assert [throttle.allow("a") for _ in range(3)] == [True, True, False]
+    assert [throttle.allow("b"), throttle.allow("c")] == [True, False]  # 3 in all
+    now[0] = 30.0  # half a minute: one more for a (2 a minute), 1.5 more in all
+    assert [throttle.allow("a"), throttle.allow("a")] == [True, False]
