@@ -14,8 +14,11 @@ PLATFORM = "discord"
 
 
 def player_of(interaction: discord.Interaction) -> PlayerRef:
+    """The player, named as on all of Discord (the global display name, else the user
+    name): a name is kept per platform and shown on every server's boards, so a server
+    nickname, which its member chose for that server alone, is never used."""
     user = interaction.user
-    return PlayerRef(PLATFORM, str(user.id), user.display_name)
+    return PlayerRef(PLATFORM, str(user.id), user.global_name or user.name)
 
 
 def user_installed_only(interaction: discord.Interaction) -> bool:

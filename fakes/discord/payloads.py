@@ -234,7 +234,7 @@ def interaction(
             "channel": text_channel(channel_id, guild_id),
             "member": {
                 "user": user.to_dict(),
-                "nick": None,
+                "nick": user.nick,
                 "roles": list(user.roles),
                 "flags": 0,
                 "joined_at": "2024-01-01T00:00:00+00:00",

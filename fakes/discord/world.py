@@ -30,6 +30,7 @@ class FakeUser:
     name: str
     permissions: int = 0  # resolved in the channel, as Discord sends them
     roles: tuple[str, ...] = ()  # role ids
+    nick: str | None = None  # a server nickname, that server's alone
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -114,7 +115,8 @@ async def test_leaderboard_and_stats(fake: FakeDiscord, bot: QuizClient, catalog
     tiny = catalog.get("tiny")
     assert tiny is not None
     pinger = FakeUser("1500000000000000003", "@everyone *star*")
-    await play(fake, tiny, [True, True], ALICE)
+    # Her nickname here is this server's alone: every server's boards show her as Alice.
+    await play(fake, tiny, [True, True], replace(ALICE, nick="Alice Smith (Acme red team)"))
     await play(fake, tiny, [True, False], pinger)
     alice_points = sum(scoring.answer_points(True, q.difficulty) for q in tiny.questions)
     pinger_points = scoring.answer_points(True, tiny.questions[0].difficulty)
