@@ -95,6 +95,15 @@ class SlackInstallations(AsyncInstallationStore):
                 " new one in QUIZBOT_TOKEN_KEY, or install the app there again",
                 team_id,
             )
+        if found is not None and found.team_id != team_id:
+            # The team is sealed with the token: a row moved to another workspace (by a
+            # writer to the database without the key) never serves that workspace.
+            log.warning(
+                "the stored installation of Slack workspace %s was sealed for another"
+                " workspace: refused (install the app there again)",
+                team_id,
+            )
+            found = None
         self._cache[team_id] = found
         return found
 

@@ -363,3 +363,33 @@ def test_a_throttle_refills_with_time_and_counts_everyone_too() -> None:
     assert [throttle.allow("b"), throttle.allow("c")] == [True, False]  # 3 in all
     now[0] = 30.0  # half a minute: one more for a (2 a minute), 1.5 more in all
     assert [throttle.allow("a"), throttle.allow("a")] == [True, False]
+
+
+async def test_a_token_moved_to_another_workspace_serves_neither(
+    app: str,
+    two_teams: FakeSlack,
+    store: Store,
+    oauth_engine: Engine,
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Someone who can write the database but lacks the key swaps two workspaces' sealed
+    installations: each is sealed with its team, so neither serves the other."""
+    await SlackDriver(two_teams, app, SECRET).install("T1")
+    await SlackDriver(two_teams, app, SECRET).install("T2")
+    with sqlite3.connect(store.path) as db:
+        for old, new in (("T1", "swap"), ("T2", "T1"), ("swap", "T2")):
+            db.execute(
+                "UPDATE installations SET workspace_id = ? WHERE workspace_id = ?", (new, old)
+            )
+    runner, url = await start_http(oauth_engine, two_teams, add_to_slack(two_teams))
+    try:
+        reply = await SlackDriver(two_teams, url, SECRET).command("offloading", "U1")
+    finally:
+        await runner.cleanup()
+    assert reply["text"].startswith("quizbot is not installed in this workspace")
+    warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]
+    assert (
+        "the stored installation of Slack workspace T1 was sealed for another workspace:"
+        " refused (install the app there again)" in warned
+    )
+    caplog.clear()  # bolt's error line for the request it could not authorize
