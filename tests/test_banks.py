@@ -261,3 +261,36 @@ def test_a_file_nested_thousands_deep_is_an_error_not_a_crash(nesting: str) -> N
     bank, errors = parse_bank(broken("    answer: 0", f"    answer: {nesting}"), "x.yaml")
     assert bank is None
     assert [str(e) for e in errors] == ["x.yaml:1: lists or mappings nest too deeply"]
+
+
+def test_control_characters_in_bank_text_are_refused_at_their_line() -> None:
+    # "\e]0;owned\a": YAML's escapes make a terminal title (and "\e[2J" clears a screen).
+    text = broken("One plus one?", "One plus one?\\e]0;owned\\a")
+    bank, errors = parse_bank(text, "x.yaml")
+    assert bank is None
+    assert [str(e) for e in errors] == [
+        f"x.yaml:{line_of(text, 'One plus one?')}: bank tiny: question tiny-one: prompt (en)"
+        " holds the control character U+001B: remove it"
+    ]
+
+
+def test_texts_and_questions_beyond_the_limits_are_errors_at_their_lines() -> None:
+    long_prompt = broken("One plus one?", "x" * 1001)
+    _, errors = parse_bank(long_prompt, "x.yaml")
+    assert [str(e) for e in errors] == [
+        f"x.yaml:{line_of(long_prompt, 'x' * 1001)}: bank tiny: question tiny-one: prompt (en)"
+        " is 1,001 characters: at most 1,000"
+    ]
+
+
+def test_one_bad_file_among_the_banks_is_reported_and_the_others_load(tmp_path: Path) -> None:
+    (tmp_path / "good.yaml").write_text(TINY, encoding="utf-8")
+    (tmp_path / "nested.yaml").write_text("a: " + "[" * 5000, encoding="utf-8")
+    (tmp_path / "huge.yaml").write_bytes(b"#" * 2_000_001)
+    catalog = load_catalog([tmp_path])
+    assert [b.id for b in catalog.banks] == ["tiny"]
+    assert [str(e) for e in catalog.errors] == [
+        f"{tmp_path / 'huge.yaml'}:1: the file is 2,000,001 bytes: a bank file holds at most"
+        " 2,000,000",
+        f"{tmp_path / 'nested.yaml'}:1: lists or mappings nest too deeply",
+    ]
