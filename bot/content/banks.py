@@ -19,6 +19,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from bot.content import limits
+from bot.domain.estimates import Estimate, Unreadable
 from bot.ui.i18n import LOCALES
 
 Text = Mapping[str, str]
@@ -40,10 +41,16 @@ QUESTION_KEYS = frozenset(
         "explanation",
         "references",
         "missing",
+        "kind",
+        "tolerance",
     }
 )
 REQUIRED_BANK_KEYS = ("id", "title", "description", "questions")
 REQUIRED_QUESTION_KEYS = ("id", "prompt", "choices", "answer")
+# An estimate is answered with a number and a unit: its answer is the true value as
+# written ("512 KiB") and its tolerance how close is right ("10%" or "2x").
+KINDS = ("choice", "estimate")
+REQUIRED_ESTIMATE_KEYS = ("id", "prompt", "answer", "tolerance")
 ID_PATTERN = re.compile(r"^[a-z0-9][a-z0-9-]{0,39}$")
 MIN_CHOICES, MAX_CHOICES = 2, 5
 # YAML 1.1 reads these plain scalars as booleans: text that looks like this must be quoted.
@@ -70,6 +77,7 @@ class Question:
     tags: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()  # of MAY_BE_MISSING: fields the question has none of yet
     line: int = field(default=0, compare=False)  # where it starts in its file, for reports
+    estimate: Estimate | None = None  # an estimate question's (it has no choices)
 
 
 @dataclass(frozen=True)
@@ -324,16 +332,28 @@ class _Reader:
         if missing is None:
             return None
         present = [k for k in MAY_BE_MISSING if k not in missing]
-        if not self.require(node, fields, (*REQUIRED_QUESTION_KEYS, *present), "the question"):
+        kind = self.attempt(self.optional, fields, "kind", self.kind, "choice")
+        needed = REQUIRED_ESTIMATE_KEYS if kind == "estimate" else REQUIRED_QUESTION_KEYS
+        if kind is None or not self.require(node, fields, (*needed, *present), "the question"):
             return None
         for key in missing:
             if key in fields:
                 self.error(fields[key], f"{key} is given but 'missing' says it is missing")
         prompt = self.attempt(self.localized, fields["prompt"], "prompt")
-        choices = self.attempt(self.choices, fields["choices"])
-        # Without valid choices there is no range to check the answer against.
-        count = len(choices) if choices is not None else None
-        answer = self.attempt(self.answer, fields["answer"], count)
+        estimate: Estimate | None = None
+        if kind == "estimate":
+            if "choices" in fields:
+                self.error(fields["choices"], "an estimate has no choices: its answer is a value")
+            choices: tuple[dict[str, str], ...] | None = ()
+            estimate = self.attempt(self.estimate, fields["answer"], fields["tolerance"])
+            answer: int | None = -1 if estimate is not None else None
+        else:
+            if "tolerance" in fields:
+                self.error(fields["tolerance"], "only an estimate (kind: estimate) has a tolerance")
+            choices = self.attempt(self.choices, fields["choices"])
+            # Without valid choices there is no range to check the answer against.
+            count = len(choices) if choices is not None else None
+            answer = self.attempt(self.answer, fields["answer"], count)
         explanation = (
             {}
             if "explanation" in missing
@@ -366,6 +386,7 @@ class _Reader:
             tags=tags,
             missing=missing,
             line=_line(node),
+            estimate=estimate,
         )
 
     def choices(self, node: Node) -> tuple[dict[str, str], ...]:
@@ -383,14 +404,39 @@ class _Reader:
         return tuple(out)
 
     def answer(self, node: Node, count: int | None) -> int:
-        # YAML 1.1 also reads 0x1, 0b1 and 1:0 as integers: an index is written in decimal.
-        decimal = isinstance(node, ScalarNode) and node.tag == _INT_TAG and node.value.isdigit()
+        # YAML 1.1 also reads 0x1, 0b1 and 1:0 as integers: an index is written in decimal,
+        # in a few digits (int() refuses thousands).
+        decimal = (
+            isinstance(node, ScalarNode)
+            and node.tag == _INT_TAG
+            and node.value.isdigit()
+            and len(node.value) < 10
+        )
         if not decimal:
             raise self.fail(node, "answer must be the 0-based index of the right choice")
         value = int(node.value)
         if count is not None and not 0 <= value < count:
             raise self.fail(node, f"answer {value} is out of range (0 to {count - 1})")
         return value
+
+    def kind(self, node: Node, what: str) -> str:
+        value = self.text(node, what)
+        if value not in KINDS:
+            raise self.fail(node, f"kind '{value}' is not one of {', '.join(KINDS)}")
+        return value
+
+    def estimate(self, answer: Node, tolerance: Node) -> Estimate:
+        value = self.text(answer, "answer")
+        try:
+            return Estimate.parse(value, self.text(tolerance, "tolerance"))
+        except Unreadable as unread:
+            raise self.fail(
+                answer,
+                f"answer '{value}' is not a positive value with a known unit"
+                f" ({unread.reason}): write it as 512 KiB, 1.5 ms, 312 TFLOPS, 7e9 or 45 %",
+            ) from None
+        except ValueError as wrong:
+            raise self.fail(tolerance, f"tolerance: {wrong}") from None
 
     def missing(self, node: Node, what: str) -> tuple[str, ...]:
         found = self.texts(node, what)
@@ -456,6 +502,10 @@ def parse_bank(text: str, path: str) -> tuple[Bank | None, list[BankError]]:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else 1
         return None, [BankError(path, line, f"YAML syntax error: {exc.problem or exc}")]
+    except yaml.reader.ReaderError as exc:  # a character YAML refuses: its line, not 1
+        line = text.count("\n", 0, exc.position) + 1
+        message = f"YAML error: the character U+{exc.character:04X} is not allowed: remove it"
+        return None, [BankError(path, line, message)]
     except yaml.YAMLError as exc:
         return None, [BankError(path, 1, f"YAML error: {exc}")]
     if root is None:

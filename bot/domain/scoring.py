@@ -17,6 +17,12 @@ Live race
 - Plus an answer-streak bonus of 3 points for each consecutive right answer before this
   one in the same race, at most 15.
 
+Estimates (a number with a unit, judged by how many times off it is, either way)
+- Inside the question's tolerance (e.g. within 2x, or 10 %, which is a factor of 1.1):
+  the full points of its difficulty. Beyond it, a share that falls linearly with the
+  logarithm of the factor, reaching 0 at 10x off: monotone, and the same for an answer
+  too high or too low by the same factor. First attempts only, as above.
+
 Leaderboards
 - More points first; on a tie, whoever reached the total first; then the player id, so
   the order is total and stable.
@@ -24,9 +30,12 @@ Leaderboards
 
 from __future__ import annotations
 
+import math
+
 POINTS_BY_DIFFICULTY = {"easy": 10, "medium": 15, "hard": 20}
 DAILY_STREAK_STEP, DAILY_STREAK_CAP = 2, 10
 RACE_STREAK_STEP, RACE_STREAK_CAP = 3, 15
+ESTIMATE_ZERO_AT = 10.0  # an estimate this many times off, either way, scores nothing
 
 
 def answer_points(correct: bool, difficulty: str) -> int:
@@ -60,3 +69,15 @@ def race_points(
     lateness = min(max(elapsed / seconds, 0.0), 1.0) if seconds > 0 else 1.0
     speed_points = round(answer_points(True, difficulty) * (1 - lateness / 2))
     return speed_points + streak_bonus(answer_streak, RACE_STREAK_STEP, RACE_STREAK_CAP)
+
+
+def estimate_points(off: float, tolerance: float, difficulty: str) -> int:
+    """Points for an estimate ``off`` times from the truth (1: exact) on a question whose
+    tolerance is a factor of ``tolerance`` (1 < tolerance < ESTIMATE_ZERO_AT)."""
+    full = answer_points(True, difficulty)
+    if off <= tolerance * (1 + 1e-12):  # a rounding error at the edge is inside
+        return full
+    if off >= ESTIMATE_ZERO_AT:
+        return 0
+    share = math.log(ESTIMATE_ZERO_AT / off) / math.log(ESTIMATE_ZERO_AT / tolerance)
+    return int(full * share + 0.5)
