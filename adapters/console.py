@@ -16,12 +16,13 @@ from typing import TextIO
 
 from adapters.phrases import TEXT, render
 from adapters.screen import Colour, Screen
+from bot.domain import actions
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.services.engine import Engine
-from bot.services.requests import Context, button
+from bot.services.requests import AnswerEstimate, Context, button
 from bot.ui import plain
-from bot.ui.layout import answer_verdict
-from bot.ui.views import Feedback, QuestionView
+from bot.ui.layout import feedback_verdict
+from bot.ui.views import Feedback, Notice, QuestionView, View
 
 SCOPE = ScopeRef("terminal", "local", "terminal")
 STOP_WORDS = ("q", "quit")
@@ -164,10 +165,61 @@ def _feedback_marks(result: Feedback) -> dict[str, Colour]:
     """The lines of a feedback that colour marks, as the layout words them: the verdict,
     the answer chosen when it was wrong, and the right one (asked for with no more lines
     after it, the last detail)."""
-    said, details = answer_verdict(result.locale, result.correct, result.chosen, result.answer)
+    said, details = feedback_verdict(result)
     tone = Colour.RIGHT if result.correct else Colour.WRONG
-    *chosen, right = (plain.line(detail) for detail in details)
+    shown = [plain.line(detail) for detail in details]
+    if result.estimate is not None:  # the value given, the true one, how far off
+        return {said: tone, shown[0]: tone, shown[1]: Colour.RIGHT}
+    *chosen, right = shown
     return {said: tone, **dict.fromkeys(chosen, Colour.WRONG), right: Colour.RIGHT}
+
+
+async def _choose(
+    engine: Engine,
+    shown: QuestionView,
+    asker: Context,
+    out: Terminal,
+    reader: LineReader,
+    interactive: bool,
+) -> View | None:
+    """Ask for a letter until one is given; what answering with it shows (None: stop)."""
+    letters = {c.letter: c for c in shown.choices}
+    while True:
+        if interactive:
+            out.prompt("\n" + TEXT.t(out.locale, "prompt", letters="/".join(letters)))
+        line = await reader.line()
+        if line is None or line.strip().lower() in STOP_WORDS:
+            return None
+        choice = letters.get(line.strip().upper())
+        if choice is not None:
+            return (await engine.handle(button(choice.action_id), asker)).view
+        out.say(TEXT.t(out.locale, "pick", letters=", ".join(letters)))
+
+
+async def _estimate(
+    engine: Engine,
+    shown: QuestionView,
+    asker: Context,
+    out: Terminal,
+    reader: LineReader,
+    interactive: bool,
+) -> View | None:
+    """Ask for an estimate until one reads; what answering with it shows (None: stop)."""
+    assert shown.estimate is not None
+    action = actions.decode(shown.estimate.action_id)
+    assert isinstance(action, actions.EstimateAction)
+    while True:
+        if interactive:
+            out.prompt("\n" + TEXT.t(out.locale, "estimate_prompt"))
+        line = await reader.line()
+        if line is None or line.strip().lower() in STOP_WORDS:
+            return None
+        if not line.strip():
+            continue
+        result = (await engine.handle(AnswerEstimate(action, line.strip()), asker)).view
+        if not (isinstance(result, Notice) and result.kind == "estimate_unreadable"):
+            return result
+        out.say(result.text)
 
 
 async def _answer(
@@ -181,33 +233,29 @@ async def _answer(
     """Ask the run's questions from ``view`` on; the questions missed, or None when the
     player stopped early."""
     shown: object = view
-    locale = out.locale
     asker = Context(player, SCOPE)
     missed: list[Missed] = []
     while isinstance(shown, QuestionView):
         out.say()
         text = render(shown)
         out.say(text, {text.split("\n", 1)[0]: Colour.BOLD})
-        letters = {c.letter: c for c in shown.choices}
-        choice = None
-        while choice is None:
-            if interactive:
-                out.prompt("\n" + TEXT.t(locale, "prompt", letters="/".join(letters)))
-            line = await reader.line()
-            if line is None or line.strip().lower() in STOP_WORDS:
-                out.stopped()
-                return None
-            choice = letters.get(line.strip().upper())
-            if choice is None:
-                out.say(TEXT.t(locale, "pick", letters=", ".join(letters)))
-        result = (await engine.handle(button(choice.action_id), asker)).view
+        result = await (_estimate if shown.estimate else _choose)(
+            engine, shown, asker, out, reader, interactive
+        )
+        if result is None:
+            out.stopped()
+            return None
         out.say()
         if not isinstance(result, Feedback):
             out.say(render(result))
             break
         out.say(render(result), _feedback_marks(result))
         if not result.correct:
-            answer = f"{result.answer.letter}. {result.answer.text}"
+            answer = (
+                result.estimate.truth
+                if result.estimate
+                else f"{result.answer.letter}. {result.answer.text}"  # type: ignore[union-attr]
+            )
             missed.append(Missed(shown.number, shown.prompt, answer))
         following = result.next_action
         shown = (await engine.handle(button(following), asker)).view if following else None

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.domain.estimates import Estimate, Tolerance, Unreadable, off_by, read
+from bot.content.estimates import Estimate, Tolerance, Unreadable, off_by, read
 from bot.domain.scoring import estimate_points
 
 KIB = 1024

@@ -19,7 +19,7 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from bot.content import limits
-from bot.domain.estimates import Estimate, Unreadable
+from bot.content.estimates import Estimate, Unreadable
 from bot.ui.i18n import LOCALES
 
 Text = Mapping[str, str]

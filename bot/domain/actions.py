@@ -2,6 +2,7 @@
 
 An id carries everything needed to act on a click after a restart, so buttons keep
 working without any state in memory: ``qz:a:<run>:<position>:<choice>`` answers,
+``qz:e:<run>:<position>`` asks for an estimate (the value typed comes back with it),
 ``qz:n:<run>:<position>`` shows the next question, ``qz:d:<post>:<choice>`` answers a
 daily question, ``qz:r:<race>:<number>:<choice>`` a race question and
 ``qz:p:<proposal>:<1|0>`` approves or rejects a proposed question and ``qz:l:dashboard``
@@ -18,6 +19,7 @@ from dataclasses import dataclass
 MAX_LENGTH = 100
 PREFIX = "qz:"
 _ANSWER = re.compile(r"^qz:a:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
+_ESTIMATE = re.compile(r"^qz:e:([a-z0-9]{8,32}):(\d{1,3})$")
 _NEXT = re.compile(r"^qz:n:([a-z0-9]{8,32}):(\d{1,3})$")
 _DAILY = re.compile(r"^qz:d:([a-z0-9]{8,32}):(\d)$")
 _RACE = re.compile(r"^qz:r:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
@@ -34,6 +36,18 @@ class AnswerAction:
 
     def encode(self) -> str:
         return f"{PREFIX}a:{self.run_id}:{self.position}:{self.choice}"
+
+
+@dataclass(frozen=True)
+class EstimateAction:
+    """The button that asks for an estimate: a form where a value is typed (a modal in
+    chat, a prompt in the terminal); what is typed comes back with this id."""
+
+    run_id: str
+    position: int
+
+    def encode(self) -> str:
+        return f"{PREFIX}e:{self.run_id}:{self.position}"
 
 
 @dataclass(frozen=True)
@@ -95,6 +109,7 @@ class ForgetAction:
 Action = (
     AnswerAction
     | NextAction
+    | EstimateAction
     | DailyAction
     | RaceAction
     | ProposalAction
@@ -111,6 +126,8 @@ def decode(value: object) -> Action | None:
         return AnswerAction(match[1], int(match[2]), int(match[3]))
     if match := _NEXT.match(value):
         return NextAction(match[1], int(match[2]))
+    if match := _ESTIMATE.match(value):
+        return EstimateAction(match[1], int(match[2]))
     if match := _DAILY.match(value):
         return DailyAction(match[1], int(match[2]))
     if match := _RACE.match(value):

@@ -25,6 +25,7 @@ class AnswerRecord:
     points: int  # what the answer earns if it is the player's first attempt
     at: float
     bank_id: str = ""  # the question's bank, when not the run's (a review run mixes them)
+    estimate: float | None = None  # an estimate question's answer (``choice`` is then -1)
 
     @property
     def bank(self) -> str:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from bot.content.banks import Bank, Question
-from bot.domain.actions import AnswerAction
+from bot.domain.actions import AnswerAction, EstimateAction
 from bot.domain.identities import PlayerRef, ScopeRef
 
 LETTERS = "ABCDE"
@@ -117,7 +117,9 @@ def plan_review(
     return Run(run_id, player, scope, REVIEW, locale, seed, ids, created_at=now)
 
 
-def check_answer(run: Run, player: PlayerRef, action: AnswerAction, bank: Bank) -> str | None:
+def check_answer(
+    run: Run, player: PlayerRef, action: AnswerAction | EstimateAction, bank: Bank
+) -> str | None:
     """Why a click cannot answer this run (a Notice kind), or None when it can; ``bank``
     holds the question the run waits on."""
     if run.player.platform != player.platform or run.player.id != player.id:
@@ -129,6 +131,8 @@ def check_answer(run: Run, player: PlayerRef, action: AnswerAction, bank: Bank) 
     question = bank.question(run.located(run.position)[1])
     if action.position != run.position or question is None:
         return "invalid"
+    if isinstance(action, EstimateAction):  # a form for a value, not a choice
+        return None if question.estimate is not None else "invalid"
     if not 0 <= action.choice < len(question.choices):
         return "invalid"
     return None

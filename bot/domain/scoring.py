@@ -32,10 +32,12 @@ from __future__ import annotations
 
 import math
 
+from bot.content.estimates import ZERO_AT
+
 POINTS_BY_DIFFICULTY = {"easy": 10, "medium": 15, "hard": 20}
 DAILY_STREAK_STEP, DAILY_STREAK_CAP = 2, 10
 RACE_STREAK_STEP, RACE_STREAK_CAP = 3, 15
-ESTIMATE_ZERO_AT = 10.0  # an estimate this many times off, either way, scores nothing
+ESTIMATE_ZERO_AT = ZERO_AT  # an estimate this many times off, either way, scores nothing
 
 
 def answer_points(correct: bool, difficulty: str) -> int:

@@ -191,7 +191,7 @@ class DailyRepository:
             )
             points = points_for_streak(streak)
             db.execute(
-                "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?)",
+                "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?,NULL)",
                 (post.id, player.id, choice, int(correct), points, streak, at),
             )
             db.execute(

@@ -223,6 +223,7 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
                 int(record.correct),
                 points,
                 record.at,
+                record.estimate,
             )
         )
         progress.append((int(record.correct), points, record.at, run.id))
@@ -239,7 +240,7 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
             choice=record.choice,
             correct=record.correct,
         )
-    db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?)", answers)
+    db.executemany("INSERT INTO answers VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", answers)
     db.executemany("INSERT INTO attempts VALUES (?,?,?,?,?)", attempts)
     ledger.credit_many(db, credits)
     db.executemany(

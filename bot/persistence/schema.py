@@ -304,6 +304,12 @@ MIGRATIONS: tuple[str, ...] = (
             JOIN races r ON r.race_id = a.race_id;
     CREATE INDEX install_states_expiry ON install_states (expires_at);
     """,
+    # 7: an estimate question's answer is a value (in its dimension's base unit: bytes,
+    # seconds, FLOP …); the choice is then -1.
+    """
+    ALTER TABLE answers ADD COLUMN estimate REAL;
+    ALTER TABLE daily_answers ADD COLUMN estimate REAL;
+    """,
 )
 
 

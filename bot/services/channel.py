@@ -10,6 +10,7 @@ from datetime import time
 from typing import Protocol
 
 from bot.content.banks import Bank, Catalog, Question
+from bot.content.estimates import Unreadable
 from bot.domain.daily import parse_time, parse_timezone
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.quiz_runs import LETTERS
@@ -139,6 +140,18 @@ def choices(
         )
         for shown, choice in enumerate(order)
     )
+
+
+def estimate_problem(locale: str, refused: Unreadable, typed: str, dimension: str) -> str:
+    """Why a typed estimate was not read, and how to write one of ``dimension``."""
+    units = t(locale, f"estimate_units_{dimension.replace(' ', '_')}")
+    if refused.reason == "dimension" and refused.found:
+        found = t(locale, f"estimate_dimension_{refused.found.replace(' ', '_')}")
+        wanted = t(locale, f"estimate_dimension_{dimension.replace(' ', '_')}")
+        said = t(locale, "estimate_wrong_dimension", typed=typed, found=found, wanted=wanted)
+    else:
+        said = t(locale, f"estimate_unreadable_{refused.reason}", typed=typed)
+    return f"{said} {t(locale, 'estimate_how', units=units)}"
 
 
 def choice_of(shown: Sequence[ChoiceView], choice: int) -> ChoiceView:

@@ -14,6 +14,7 @@ from bot.persistence import StoreError
 from bot.services.channel import notice
 from bot.services.requests import (
     About,
+    AnswerEstimate,
     CompetitionEnd,
     CompetitionStandings,
     CompetitionStart,
@@ -123,6 +124,14 @@ ROUTES: dict[type[Any], Route[Any]] = {
     ),
     actions.NextAction: Route[PlayButton](
         _play, Traits(delivery=Delivery.REPLACE), localized=False
+    ),
+    actions.EstimateAction: Route[PlayButton](
+        _play, Traits(delivery=Delivery.REPLACE), localized=False
+    ),
+    AnswerEstimate: Route[AnswerEstimate](
+        lambda e, r, c: e.quiz.click(c.player, r.action, c.platform_locale, r.text),
+        Traits(delivery=Delivery.REPLACE),
+        localized=False,
     ),
     actions.DailyAction: Route[PlayButton](_play, localized=False),
     actions.RaceAction: Route[PlayButton](_play, localized=False),

@@ -202,7 +202,7 @@ class Engine:
         platform_locale: str | None,
         where: ScopeRef | None,
     ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
-        if isinstance(button, actions.AnswerAction | actions.NextAction):
+        if isinstance(button, actions.AnswerAction | actions.NextAction | actions.EstimateAction):
             return await self.quiz.click(player, button, platform_locale)  # in the run's language
         locale = await self.players.locale(player, platform_locale)
         if isinstance(button, actions.DailyAction):

@@ -7,7 +7,8 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.content.banks import Bank, Catalog
+from bot.content.banks import Bank, Catalog, Question
+from bot.content.estimates import Unreadable, read
 from bot.domain import actions, scoring
 from bot.domain.answers import AnswerRecord
 from bot.domain.clock import Clock
@@ -31,13 +32,21 @@ from bot.persistence import (
     StoredCard,
     StoreError,
 )
-from bot.services.channel import choice_of, choices, notice
+from bot.services.channel import choice_of, choices, estimate_problem, notice
 from bot.services.library import Library
 from bot.services.player_service import Players
 from bot.services.reminder_service import Reminders
 from bot.services.topics import topic_list
 from bot.ui.messages import t
-from bot.ui.views import Feedback, Notice, QuestionView, Summary, TopicList
+from bot.ui.views import (
+    EstimateAsk,
+    EstimateResult,
+    Feedback,
+    Notice,
+    QuestionView,
+    Summary,
+    TopicList,
+)
 
 
 class Quizzes:
@@ -185,40 +194,91 @@ class Quizzes:
     async def click(
         self,
         player: PlayerRef,
-        action: actions.AnswerAction | actions.NextAction,
+        action: actions.AnswerAction | actions.NextAction | actions.EstimateAction,
         platform_locale: str | None,
+        typed: str | None = None,
     ) -> QuestionView | Feedback | Notice:
-        """A run's button. Anything stale or someone else's gets a Notice, never a point."""
+        """A run's button; ``typed``: an estimate's value, as typed into its form.
+        Anything stale or someone else's gets a Notice, never a point."""
         run = await self._runs.load(action.run_id)
         bank_id = run.located(run.position)[0] if run else ""
         catalog = await self._library.of(run.scope, bank_id) if run else None
         bank = catalog.get(bank_id) if catalog else None
         if run is None or bank is None:
             return notice(await self._players.locale(player, platform_locale), "invalid")
-        if isinstance(action, actions.NextAction):
+        if isinstance(action, actions.NextAction) or (
+            isinstance(action, actions.EstimateAction) and typed is None
+        ):
             return _next(run, bank, player)
         problem = check_answer(run, player, action, bank)
         if problem:
             mine = problem != "not_yours"
             locale = run.locale if mine else await self._players.locale(player, platform_locale)
             return _refused(run, bank, problem, locale)
-        return await self._answer(run, bank, action)
-
-    async def _answer(
-        self, run: Run, bank: Bank, action: actions.AnswerAction
-    ) -> Feedback | Notice:
         question = bank.question(run.located(run.position)[1])
         assert question is not None  # check_answer verified it
-        correct = action.choice == question.answer
+        if isinstance(action, actions.AnswerAction):
+            correct = action.choice == question.answer
+            points = scoring.answer_points(correct, question.difficulty)
+            return await self._answer(run, bank, question, action.choice, correct, points)
+        return await self._estimated(run, bank, question, typed or "")
+
+    def unreadable(self, question: Question, typed: str, locale: str) -> str | None:
+        """Why ``typed`` is no answer to the estimate ``question``, in ``locale`` (for a
+        form that says so before it closes), or None when it reads."""
+        assert question.estimate is not None
+        dimension = question.estimate.truth.dimension
+        try:
+            read(typed, dimension)
+        except Unreadable as refused:
+            return estimate_problem(locale, refused, typed, dimension)
+        return None
+
+    async def _estimated(
+        self, run: Run, bank: Bank, question: Question, typed: str
+    ) -> Feedback | Notice:
+        estimate = question.estimate
+        assert estimate is not None  # check_answer verified the kind
+        problem = self.unreadable(question, typed, run.locale)
+        if problem is not None:
+            return Notice(run.locale, "estimate_unreadable", problem)
+        value = read(typed, estimate.truth.dimension).value
+        off = estimate.off(value)
+        points = scoring.estimate_points(off, estimate.tolerance.factor, question.difficulty)
+        result = EstimateResult(
+            given=typed.strip() if _shown_as(estimate.shown(value), typed) else
+            f"{typed.strip()} (= {estimate.shown(value)})",
+            truth=estimate.written,
+            off=value / estimate.truth.value,
+            tolerance=estimate.tolerance.written,
+        )  # fmt: skip
+        return await self._answer(
+            run, bank, question, -1, estimate.inside(value), points, value, result
+        )
+
+    async def _answer(
+        self,
+        run: Run,
+        bank: Bank,
+        question: Question,
+        choice: int,
+        correct: bool,
+        points: int,
+        value: float | None = None,
+        estimated: EstimateResult | None = None,
+    ) -> Feedback | Notice:
+        """Record an answer (a choice, or -1 and an estimate's ``value``) and its
+        feedback."""
         review = run.bank_id == REVIEW
         record = AnswerRecord(
             run=run,
             question_id=question.id,
-            choice=action.choice,
+            choice=choice,
             correct=correct,
-            points=scoring.answer_points(correct, question.difficulty),
+            points=points,
             at=self._clock.now(),
             bank_id=bank.id,
+            estimate=value,
         )
         try:
             recorded = await self._runs.record_answer(record)
@@ -239,8 +299,8 @@ class Quizzes:
         return Feedback(
             locale=run.locale,
             question=view,
-            chosen=choice_of(view.choices, action.choice),
-            answer=choice_of(view.choices, question.answer),
+            chosen=choice_of(view.choices, choice) if estimated is None else None,
+            answer=choice_of(view.choices, question.answer) if estimated is None else None,
             correct=correct,
             explanation=bank.text(question.explanation, run.locale),
             references=question.references,
@@ -253,6 +313,7 @@ class Quizzes:
             else actions.NextAction(run.id, after.position).encode(),
             summary=summary,
             due_in_days=due_in_days,
+            estimate=estimated,
         )
 
     async def _summary(self, run: Run, bank: Bank) -> Summary:
@@ -308,12 +369,30 @@ def _question_view(run: Run, bank: Bank) -> QuestionView:
             lambda choice: actions.AnswerAction(run.id, run.position, choice).encode(),
         ),
         difficulty=question.difficulty,
+        estimate=_ask(run, question),
         # A review mixes banks: each question says when its text is another language.
         text_language=language
         if (run.position == 0 or run.bank_id == REVIEW) and language != run.locale
         else None,
         review=run.bank_id == REVIEW,
     )
+
+
+def _ask(run: Run, question: Question) -> EstimateAsk | None:
+    estimate = question.estimate
+    if estimate is None:
+        return None
+    return EstimateAsk(
+        actions.EstimateAction(run.id, run.position).encode(),
+        estimate.truth.dimension,
+        estimate.unit,
+        estimate.tolerance.written,
+    )
+
+
+def _shown_as(shown: str, typed: str) -> bool:
+    """Whether the player typed the value as it is shown in the question's unit."""
+    return "".join(shown.split()) == "".join(typed.split())
 
 
 def _review_summary(run: Run) -> Summary:

@@ -197,11 +197,21 @@ class UnknownButton:
     as "invalid", without reading anything it claims."""
 
 
+@dataclass(frozen=True)
+class AnswerEstimate:
+    """What a player typed into an estimate's form (``action``: the button that asked)."""
+
+    action: actions.EstimateAction
+    text: str
+
+
 # A button in play, answered by the engine's ``click``: a quiz answer, "next question", a
-# daily or a race answer, or an id that reads as none of them.
+# daily or a race answer, or an id that reads as none of them. An estimate's button opens
+# its form in the adapter; a click that reaches the core shows the question again.
 PlayButton = (
     actions.AnswerAction
     | actions.NextAction
+    | actions.EstimateAction
     | actions.DailyAction
     | actions.RaceAction
     | UnknownButton
@@ -233,6 +243,7 @@ Request = (
     | ForgetMe
     | SetLanguage
     | Click
+    | AnswerEstimate
     | ChannelRequest
     | CompetitionStandings
     | BankRequest

@@ -132,6 +132,15 @@ def _question(view: QuestionView, phrases: Phrasebook) -> Document:
         else ()
     )
     note = (paragraph(view.note),) if view.note else ()
+    if view.estimate is not None:
+        ask = view.estimate
+        units = t(view.locale, f"estimate_units_{ask.dimension.replace(' ', '_')}")
+        how = t(view.locale, "estimate_ask", units=units, tolerance=ask.tolerance)
+        button = Button(t(view.locale, "estimate_button"), ask.action_id, primary=True)
+        return _one(
+            Tone.INFO, *note, _question_heading(view), paragraph(view.prompt),
+            Note(((how,),)), *language, buttons=(button,),
+        )  # fmt: skip
     return _one(
         Tone.INFO,
         *note,
@@ -152,6 +161,37 @@ def answer_verdict(
     details.append(t(locale, "right_answer", letter=answer.letter, text=answer.text))
     verdict = t(locale, "right" if correct else "wrong")
     return verdict, tuple((line,) for line in (*details, *more))
+
+
+def feedback_verdict(view: Feedback, *more: str) -> tuple[str, tuple[Line, ...]]:
+    """A quiz answer's verdict and details: the choices' (``answer_verdict``), or for an
+    estimate the value given, the true one and how far off it was."""
+    result = view.estimate
+    if result is None:
+        assert view.chosen is not None and view.answer is not None
+        return answer_verdict(view.locale, view.correct, view.chosen, view.answer, *more)
+    loc = view.locale
+    verdict = t(loc, "estimate_inside" if view.correct else "estimate_outside",
+                tolerance=result.tolerance)  # fmt: skip
+    details = (
+        t(loc, "estimate_yours", given=result.given),
+        t(loc, "estimate_truth", truth=result.truth),
+        off_by(loc, result.off),
+        *more,
+    )
+    return verdict, tuple((line,) for line in details)
+
+
+def off_by(locale: str, ratio: float) -> str:
+    """How far an estimate was (its ratio to the truth): a percentage within 2× either
+    way, else a factor."""
+    if abs(ratio - 1) < 0.005:
+        return t(locale, "estimate_exact")
+    if 0.5 <= ratio <= 2:
+        return t(locale, "estimate_off_percent", percent=f"{(ratio - 1) * 100:+.0f}")
+    factor = max(ratio, 1 / ratio)
+    shown = f"{factor:.2g}" if factor < 10 else f"{factor:,.0f}"
+    return t(locale, "estimate_too_high" if ratio > 1 else "estimate_too_low", factor=shown)
 
 
 def _summary_card(view: Summary) -> Card:
@@ -189,7 +229,7 @@ def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
     elif view.practice:
         points = (t(loc, "practice"),)
     else:
-        points = (t(loc, "points", points=view.points),) if view.correct else ()
+        points = (t(loc, "points", points=view.points),) if view.points else ()
     progress = (
         t(loc, "review_progress", done=view.answered, total=view.question.total)
         if view.question.review  # a review never scores: no running total
@@ -197,7 +237,7 @@ def _feedback(view: Feedback, phrases: Phrasebook) -> Document:
             loc, "progress", done=view.answered, total=view.question.total, points=view.run_points
         )
     )
-    verdict, details = answer_verdict(loc, view.correct, view.chosen, view.answer, *points)
+    verdict, details = feedback_verdict(view, *points)
     card = Card(
         Tone.RIGHT if view.correct else Tone.WRONG,
         (

@@ -15,6 +15,27 @@ class ChoiceView:
 
 
 @dataclass(frozen=True)
+class EstimateAsk:
+    """An estimate question's way to answer: a button that opens a form (a prompt in the
+    terminal) for a number with a unit of the question's dimension."""
+
+    action_id: str
+    dimension: str  # memory, time, compute, compute rate, bandwidth, count, ratio
+    unit: str  # the unit the question is written in ("" for a count)
+    tolerance: str  # "2×", "10%": inside it scores in full
+
+
+@dataclass(frozen=True)
+class EstimateResult:
+    """How an estimate came out, each part as shown: "0.5 MiB", "512 KiB", "exact"."""
+
+    given: str
+    truth: str
+    off: float  # answer / truth (2: twice the truth, 0.5: half)
+    tolerance: str
+
+
+@dataclass(frozen=True)
 class QuestionView:
     locale: str
     run_id: str
@@ -31,6 +52,7 @@ class QuestionView:
     # The language the bank's text is in when the bank lacks the player's: set on a run's
     # first question, so the player is told once.
     text_language: str | None = None
+    estimate: EstimateAsk | None = None  # an estimate question (it has no choices)
 
 
 @dataclass(frozen=True)
@@ -50,9 +72,9 @@ class Summary:
 class Feedback:
     locale: str
     question: QuestionView
-    chosen: ChoiceView
-    answer: ChoiceView
-    correct: bool
+    chosen: ChoiceView | None  # None for an estimate: ``estimate`` says how it went
+    answer: ChoiceView | None
+    correct: bool  # for an estimate: inside its tolerance
     explanation: str
     references: tuple[str, ...]
     points: int
@@ -62,6 +84,7 @@ class Feedback:
     next_action: str | None  # None after the last question
     summary: Summary | None  # set after the last question
     due_in_days: int | None = None  # a review answer: when the card comes back
+    estimate: EstimateResult | None = None
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,7 @@ from typing import Literal
 
 import pint
 
-from bot.domain.scoring import ESTIMATE_ZERO_AT as ZERO_AT
-
+ZERO_AT = 10.0  # an estimate this many times off, either way, scores nothing (see scoring)
 Dimension = Literal["memory", "time", "compute", "compute rate", "bandwidth", "count", "ratio"]
 
 _DEFINITIONS = (
@@ -47,7 +46,7 @@ _DEFINITIONS = (
     "token = []",
     "parameter = token = param",
 )
-_REGISTRY = pint.UnitRegistry(None, case_sensitive=True)
+_REGISTRY: pint.UnitRegistry = pint.UnitRegistry(None, case_sensitive=True)
 for _definition in _DEFINITIONS:
     _REGISTRY.define(_definition)
 
