@@ -4,6 +4,7 @@ broken input is refused with its file, line and question."""
 
 from __future__ import annotations
 
+import string
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
@@ -13,7 +14,15 @@ import pytest
 from bot.content.banks import SHIPPED_BANKS, Bank, Question, load_catalog, parse_bank
 from bot.content.formats import FORMATS
 from bot.content.formats.csv_format import safe_cell
-from bot.content.formats.importer import Imported, Options, import_file, import_text
+from bot.content.formats.importer import (
+    Imported,
+    Options,
+    bank_from_upload,
+    import_file,
+    import_text,
+)
+
+from .support.environment import FIXTURES
 
 CATALOG = load_catalog([SHIPPED_BANKS])
 # What each format cannot carry is left out of its comparison: ids (Aiken, Open Trivia
@@ -211,6 +220,25 @@ def test_the_bank_validator_reports_at_the_input_line() -> None:
     ]
 
 
+def test_gift_thousands_of_category_lines_are_read_one_by_one() -> None:
+    """Found by the fuzz tests: a call per category line overflowed the stack."""
+    text = "$CATEGORY: $course$/top/Deep\n" * 3000 + "::q:: One? {=yes ~no}\n"
+    bank = imported(text, "gift", allow_missing=True).bank
+    assert (bank.title, [q.id for q in bank.questions]) == ({"en": "Deep"}, ["q"])
+    assert problems(text.replace("~no", ""), "gift") == [
+        "team.gift:3001: question #1: a short-answer question (only =): not supported"
+        " (only multiple choice with one right answer, and true/false)"
+    ]
+
+
+def test_an_html_marked_section_python_does_not_know_is_a_comment() -> None:
+    """Found by the fuzz tests: html.parser raised AssertionError on ``<![x]>``; a
+    browser reads it as a comment up to the next ``>``."""
+    text = "::q::[html]<p><![x]>Why?<![ y]></p>{=a ~b}\n"
+    [question] = imported(text, "gift", allow_missing=True).bank.questions
+    assert question.prompt == {"en": "Why?"}
+
+
 # --- Aiken -----------------------------------------------------------------------------
 
 AIKEN = """Which collective sums gradients across ranks?
@@ -253,6 +281,14 @@ def test_aiken_problems_name_file_line_and_question() -> None:
         "team.aiken:9: question #2: ANSWER: 'E' is not one of the choices A to B",
         "team.aiken:14: question #3: neither a choice (A. or A)) nor an ANSWER: line",
         "team.aiken:17: question #4: no ANSWER: line",
+    ]
+
+
+def test_aiken_a_choice_after_z_is_refused() -> None:
+    """Found by the fuzz tests: a 27th choice looked past the end of the alphabet."""
+    text = "Many?\n" + "".join(f"{c}. {c.lower()}\n" for c in string.ascii_uppercase)
+    assert problems(text + "A. again\nANSWER: A\n", "aiken", allow_missing=True) == [
+        "team.aiken:28: question #1: choice A where ANSWER: was expected"
     ]
 
 
@@ -319,6 +355,14 @@ def test_moodle_xml_problems() -> None:
     )
 
 
+def test_moodle_xml_html_with_an_unknown_marked_section() -> None:
+    """Found by the fuzz tests (see the GIFT test): CDATA holding ``<![x]>``."""
+    short = '  <question type="shortanswer">\n    <name><text>short</text></name>\n  </question>\n'
+    text = XML.replace(short, "").replace("<p>Is a kernel", "<p><![x]>Is a kernel")
+    roofline = imported(text, "moodle-xml", allow_missing=True).bank.questions[0]
+    assert roofline.prompt == {"en": "Is a kernel at 1 FLOP/byte memory bound?"}
+
+
 # --- Open Trivia DB --------------------------------------------------------------------
 
 OPENTDB = """{
@@ -364,6 +408,20 @@ def test_opentdb_problems() -> None:
     ]
     assert problems('{"results": [\n  {"type": "multiple",}\n]}', "opentdb") == [
         "team.opentdb:2: JSON syntax error: Expecting property name enclosed in double quotes"
+    ]
+
+
+def test_opentdb_numbers_of_any_length_and_lone_surrogates() -> None:
+    """Found by the fuzz tests: int() refused a number of 4,301 digits, and a text with
+    a lone surrogate (``"\\ud800"``) passed until the bank file could not be written."""
+    digits = "9" * 5000
+    assert problems(f'{{"response_code": {digits}, "results": []}}', "opentdb") == [
+        f"team.opentdb:1: response_code {digits}: the API sent no questions"
+    ]
+    half = '[\n{"type": "multiple", "question": "Wh\\ud800y?", "correct_answer": "a",'
+    assert problems(half + ' "incorrect_answers": ["b"]}]', "opentdb", allow_missing=True) == [
+        "team.opentdb:2: bank team: question why: prompt (en) holds U+D800, half of a"
+        " surrogate pair: write the character itself"
     ]
 
 
@@ -478,3 +536,55 @@ def test_a_csv_with_a_nul_byte_or_a_quote_left_open_is_refused_at_its_line() -> 
     assert problems(open_quote, "csv", allow_missing=True) == [
         "team.csv:3: CSV error: unexpected end of data (a quote opened on this row is not closed)"
     ]
+
+
+def test_csv_an_answer_int_cannot_read_is_refused() -> None:
+    """Found by the fuzz tests: "²" is a digit to str.isdigit, not to int(), which also
+    refuses thousands of digits."""
+    header = "id,prompt,choice_1,choice_2,answer\n"
+    digits = "1" * 5000
+    assert problems(header + f"q1,One?,a,b,²\nq2,Two?,a,b,{digits}\n", "csv") == [
+        "team.csv:2: question #1: answer '²' must be the number of the right choice, 1 to 2",
+        f"team.csv:3: question #2: answer '{digits}' must be the number of the right choice,"
+        " 1 to 2",
+    ]
+
+
+# --- YAML banks sent in chat -----------------------------------------------------------
+
+TINY = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
+
+
+def upload_problems(text: str) -> list[str]:
+    result, found = bank_from_upload("team.yaml", text.encode(), Options())
+    assert result is None
+    return [str(p) for p in found]
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "error"),
+    [
+        (  # int() refuses thousands of digits
+            "answer: 0",
+            "answer: " + "1" * 5000,
+            "team.yaml:13: bank tiny: question tiny-one: answer must be the 0-based index of"
+            " the right choice",
+        ),
+        (  # no UTF-8 file can hold it
+            '"One plus one?"',
+            '"One \\ud800plus one?"',
+            "team.yaml:8: bank tiny: question tiny-one: prompt (en) holds U+D800, half of a"
+            " surrogate pair: write the character itself",
+        ),
+        (  # was reported at line 1, with its offset in characters
+            '"Six"',
+            '"S\x00ix"',
+            "team.yaml:21: YAML error: the character U+0000 is not allowed: remove it",
+        ),
+    ],
+    ids=["long-answer", "surrogate", "nul"],
+)
+def test_a_yaml_bank_upload_found_broken_by_the_fuzz_tests_is_refused_at_its_line(
+    before: str, after: str, error: str
+) -> None:
+    assert upload_problems(TINY.replace(before, after, 1)) == [error]

@@ -102,7 +102,8 @@ class _Reader:
         choice = _CHOICE.match(text)
         answer = _ANSWER.match(text)
         if choice:
-            expected = _LETTERS[len(current.choices)]
+            # After Z no letter is left: only the ANSWER: line may follow.
+            expected = _LETTERS[len(current.choices) : len(current.choices) + 1] or "ANSWER:"
             if choice.group(1) != expected:
                 self.fail(number, f"choice {choice.group(1)} where {expected} was expected")
             else:

@@ -5,10 +5,15 @@
 from __future__ import annotations
 
 import html
+import re
 from html.parser import HTMLParser
 
 _BREAKS = frozenset({"br", "p", "div", "li", "tr", "h1", "h2", "h3", "h4", "h5", "h6", "pre"})
 _HIDDEN = frozenset({"script", "style"})
+# The marked sections the standard library's parser knows: <![CDATA[…]]>, <![if …]>.
+_SECTIONS = re.compile(
+    r"(temp|cdata|ignore|include|rcdata|if|else|endif)(?![-_.a-zA-Z0-9])", re.IGNORECASE
+)
 
 
 class _Text(HTMLParser):
@@ -16,6 +21,13 @@ class _Text(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.parts: list[str] = []
         self.hidden = 0
+
+    def parse_marked_section(self, i: int, report: bool = True) -> int:
+        """Any other ``<![`` (``<![x]>``) is a comment up to the next ``>``, as a browser
+        reads it: the standard library's parser raises AssertionError on it."""
+        if _SECTIONS.match(self.rawdata, i + 3):
+            return super().parse_marked_section(i, report)
+        return self.parse_bogus_comment(i, report)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag in _HIDDEN:

@@ -12,13 +12,16 @@ from __future__ import annotations
 import html
 import json
 import re
+from decimal import Decimal
 from typing import Any
 
 from bot.content.banks import DIFFICULTIES, Bank, Question
 from bot.content.formats.model import TRUE_FALSE, Draft, Format, Parsed, Problems, tidy
 
 _SKIP = re.compile(r"[ \t\r\n,:]*")  # what separates JSON values in an array or object
-_DECODER = json.JSONDecoder()
+# Numbers as Decimal: int() refuses thousands of digits, and Open Trivia DB's one number
+# (response_code) compares the same.
+_DECODER = json.JSONDecoder(parse_int=Decimal)
 
 
 def _skip(text: str, position: int) -> int:
@@ -100,7 +103,7 @@ def _question(item: Any, line: int, number: int, problems: Problems, language: s
 def read(text: str, path: str, language: str) -> Parsed:
     problems = Problems(path)
     try:
-        data = json.loads(text)
+        data = _DECODER.decode(text)
     except json.JSONDecodeError as exc:
         problems.add(exc.lineno, None, f"JSON syntax error: {exc.msg}")
         return Parsed((), tuple(problems.found))
