@@ -23,7 +23,8 @@ from bot.services.dispatch import localized, permits, refusal
 from bot.services.engine import Engine
 from bot.services.requests import Context, Delivery, Reply, Request, UploadBank
 from bot.services.workspace_banks import MAX_UPLOAD_BYTES
-from bot.ui.views import Notice
+from bot.ui.layout import estimate_how
+from bot.ui.views import Notice, QuestionView
 
 from . import files, modals, parse
 from .deliver import PLATFORM, Replier, post_privately
@@ -86,12 +87,47 @@ class Handlers:
         else:
             await self._serve(command, asked, body)
 
-    async def click(self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext) -> None:
-        """A button: the request its action id stands for, decoded when it was read."""
+    async def click(
+        self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+    ) -> None:
+        """A button: the request its action id stands for, decoded when it was read; an
+        estimate's Answer opens its form."""
         await ack()
         click = read_of(context, parse.Click)
-        if click is not None:
+        if click is None:
+            return
+        if isinstance(click.request, actions.EstimateAction):
+            await self._ask_estimate(click, click.request, body, client)
+        else:
             await self._serve(click, click.request, body)
+
+    async def _ask_estimate(
+        self,
+        click: parse.Click,
+        action: actions.EstimateAction,
+        body: dict[str, Any],
+        client: AsyncWebClient,
+    ) -> None:
+        """The form for an estimate, with the question the core says the run waits on;
+        a stale or someone else's button gets the core's answer instead."""
+        with logs.bind(**_log_fields(click, body)):
+            reply = await self._engine.handle(action, await self._context(click))
+            asked = reply.view
+            if not (isinstance(asked, QuestionView) and asked.estimate is not None):
+                await self._replier.deliver(click.response_url, reply)
+                return
+            view = modals.estimate_view(
+                asked.locale, click.channel_id, action.encode(), click.response_url,
+                asked.prompt, estimate_how(asked.locale, asked.estimate),
+            )  # fmt: skip
+            try:
+                await client.views_open(trigger_id=str(body.get("trigger_id")), view=view)
+            except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
+                problem = api_error(exc) if isinstance(exc, SlackApiError) else type(exc).__name__
+                log.warning("views.open failed: %s", problem)
+                await self._replier.deliver(
+                    click.response_url, _private(notice(asked.locale, "try_again"))
+                )
 
     async def submitted(
         self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
@@ -101,6 +137,9 @@ class Handlers:
         sent = read_of(context, parse.Submission)
         if sent is None:
             await ack()
+            return
+        if sent.form == parse.ESTIMATE_FORM:
+            await self._estimated(ack, sent, body)
             return
         upload = modals.upload(sent.values) if sent.form == parse.UPLOAD_FORM else None
         if upload is not None and upload.problem:
@@ -116,6 +155,21 @@ class Handlers:
             )
             reply = asked if isinstance(asked, Reply) else await self._engine.handle(asked, asker)
             await post_privately(client, sent.channel_id, sent.user_id, reply)
+
+    async def _estimated(self, ack: AsyncAck, sent: parse.Submission, body: dict[str, Any]) -> None:
+        """An estimate's form: a value that does not read keeps it open, saying why under
+        the input; one that does closes it, and the feedback replaces the question."""
+        asked = modals.estimate(sent)
+        problem = await self._engine.estimate_problem(asked.action, asked.text) if asked else None
+        if problem is not None:
+            await ack(response_action="errors", errors={modals.ESTIMATE: problem})
+            return
+        await ack()
+        if asked is None:
+            return
+        with logs.bind(**_log_fields(sent, body)):
+            reply = await self._engine.handle(asked, await self._context(sent))
+            await self._replier.deliver(sent.reply_url, reply)
 
     async def app_event(
         self, context: AsyncBoltContext, next: Callable[[], Awaitable[None]]

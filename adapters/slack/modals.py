@@ -12,17 +12,20 @@ from typing import Any
 
 from bot.content.banks import MAX_CHOICES, MIN_CHOICES
 from bot.content.formats.model import slug
-from bot.services.requests import ProposeQuestion
+from bot.domain import actions
+from bot.services.requests import AnswerEstimate, ProposeQuestion
 from bot.services.workspace_banks import UPLOAD_LIMIT
 from bot.ui.i18n import DEFAULT_LOCALE, LOCALE_NAMES
 
-from .parse import PROPOSAL_FORM, UPLOAD_FORM, SlackFile, metadata
+from .parse import ESTIMATE_FORM, PROPOSAL_FORM, UPLOAD_FORM, SlackFile, Submission, metadata
 from .phrases import TEXT
 
 Json = dict[str, Any]
 
 FILE, PASTED, FORMAT, PASTED_ID, OPTIONS = "file", "pasted", "format", "pasted_id", "options"
 LANGUAGE = "language"
+ESTIMATE = "estimate"
+ESTIMATE_LIMIT = 100  # a value and a unit: far more than one needs
 ALLOW_MISSING = "allow_missing"
 TOPIC, PROMPT, CHOICES, EXPLANATION, REFERENCE = (
     "topic",
@@ -78,16 +81,41 @@ def _text_input(multiline: bool, max_length: int = PASTE_LIMIT) -> Json:
     return {"type": "plain_text_input", "multiline": multiline, "max_length": max_length}
 
 
-def _modal(form: str, locale: str, channel_id: str, blocks: list[Json]) -> Json:
+def _modal(
+    form: str, locale: str, channel_id: str, blocks: list[Json], private_metadata: str = ""
+) -> Json:
     return {
         "type": "modal",
         "callback_id": form,
         "title": _plain(TEXT.t(locale, f"{form}_title")),
         "submit": _plain(TEXT.t(locale, f"{form}_submit")),
         "close": _plain(TEXT.t(locale, "form_close")),
-        "private_metadata": metadata(channel_id, locale),
+        "private_metadata": private_metadata or metadata(channel_id, locale),
         "blocks": blocks,
     }
+
+
+def estimate_view(
+    locale: str, channel_id: str, action_id: str, reply_url: str, prompt: str, how: str
+) -> Json:
+    """The form an estimate's Answer button opens: the question again and one line for a
+    value with its unit (checked when submitted: a value that does not read keeps the
+    form open, saying why under it)."""
+    question = {"type": "section", "text": {"type": "plain_text", "text": prompt[:3000]}}
+    answer = _input(locale, ESTIMATE, _text_input(multiline=False, max_length=ESTIMATE_LIMIT))
+    answer["hint"] = _plain(how[:2000])
+    return _modal(
+        ESTIMATE_FORM, locale, channel_id, [question, answer],
+        metadata(channel_id, locale, action_id, reply_url),
+    )  # fmt: skip
+
+
+def estimate(sent: Submission) -> AnswerEstimate | None:
+    """The estimate a submitted form gives, or None for a form that names no estimate."""
+    action = actions.decode(sent.action_id)
+    if not isinstance(action, actions.EstimateAction) or not sent.reply_url:
+        return None
+    return AnswerEstimate(action, _str(sent.values, ESTIMATE))
 
 
 def upload_view(locale: str, channel_id: str) -> Json:

@@ -72,8 +72,8 @@ _WORDS = {
     "proposals": PROPOSALS,
 }
 # The forms a command opens (a modal: Slack has no file or multi-field slash command).
-UPLOAD_FORM, PROPOSAL_FORM = "qz_bank_upload", "qz_propose"
-FORMS = (UPLOAD_FORM, PROPOSAL_FORM)
+UPLOAD_FORM, PROPOSAL_FORM, ESTIMATE_FORM = "qz_bank_upload", "qz_propose", "qz_estimate"
+FORMS = (UPLOAD_FORM, PROPOSAL_FORM, ESTIMATE_FORM)
 
 
 @dataclass(frozen=True)
@@ -107,6 +107,10 @@ class Submission:
     form: str
     locale: str  # the language the form was shown in
     values: Mapping[str, object]
+    # An estimate's form: the button that opened it and where its answer replaces the
+    # question (that click's response_url), both kept in the form's private_metadata.
+    action_id: str = ""
+    reply_url: str = ""
 
 
 @dataclass(frozen=True)
@@ -195,18 +199,22 @@ def click(body: Mapping[str, Any]) -> Click | None:
     return Click(team, channel, user_id, requests.button(action_id), response_url, handle)
 
 
-def metadata(channel_id: str, locale: str) -> str:
-    """A form's private_metadata: where it was opened and in which language."""
-    return json.dumps({"channel": channel_id, "locale": locale})
+def metadata(channel_id: str, locale: str, action_id: str = "", reply_url: str = "") -> str:
+    """A form's private_metadata: where it was opened and in which language (and for an
+    estimate, the button that opened it and where its answer goes). Slack keeps it with
+    the view and sends it back with the submission; a member cannot change it."""
+    extra = {"action": action_id, "reply": reply_url} if action_id else {}
+    return json.dumps({"channel": channel_id, "locale": locale, **extra})
 
 
-def _metadata(raw: object) -> tuple[str, str] | None:
+def _metadata(raw: object) -> tuple[str, str, str, str] | None:
     try:
         found = json.loads(raw) if isinstance(raw, str) else None
     except ValueError:
         return None
     channel, locale = _text(_get(found, "channel")), _text(_get(found, "locale"))
-    return (channel, locale) if channel and locale else None
+    action, reply = _text(_get(found, "action")) or "", _url(_get(found, "reply")) or ""
+    return (channel, locale, action, reply) if channel and locale else None
 
 
 def _value(state: object) -> object:
@@ -247,7 +255,7 @@ def submission(body: Mapping[str, Any]) -> Submission | None:
         if (value := _value(state)) is not None
     }
     handle = _text(_get(user, "username")) or _text(_get(user, "name")) or user_id
-    return Submission(team, opened[0], user_id, handle, form, opened[1], values)
+    return Submission(team, opened[0], user_id, handle, form, opened[1], values, *opened[2:])
 
 
 def _app_event(body: Mapping[str, Any]) -> AppEvent | None:

@@ -150,6 +150,7 @@ class Engine:
         self.set_locale = self.players.set_locale
         self.start_quiz = self.quiz.start
         self.review = self.quiz.review
+        self.estimate_problem = self.quiz.estimate_problem
         self.next_review_in = self.quiz.next_review_in
         self.leaderboard = self.boards.view
         self.stats = self.player_stats.view

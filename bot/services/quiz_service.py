@@ -223,6 +223,20 @@ class Quizzes:
             return await self._answer(run, bank, question, action.choice, correct, points)
         return await self._estimated(run, bank, question, typed or "")
 
+    async def estimate_problem(self, action: actions.EstimateAction, typed: str) -> str | None:
+        """Why ``typed`` is no answer to the estimate ``action`` asks for, in the run's
+        language — for a form that says so before it closes —, or None: it reads, or the
+        answer itself will tell what is wrong (a stale or someone else's run)."""
+        run = await self._runs.load(action.run_id)
+        if run is None or action.position != run.position:
+            return None
+        bank_id, question_id = run.located(run.position)
+        bank = (await self._library.of(run.scope, bank_id)).get(bank_id)
+        question = bank.question(question_id) if bank else None
+        if question is None or question.estimate is None:
+            return None
+        return self.unreadable(question, typed, run.locale)
+
     def unreadable(self, question: Question, typed: str, locale: str) -> str | None:
         """Why ``typed`` is no answer to the estimate ``question``, in ``locale`` (for a
         form that says so before it closes), or None when it reads."""

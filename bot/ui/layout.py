@@ -41,6 +41,7 @@ from bot.ui.views import (
     DailyPostView,
     DailyRevealView,
     DashboardLink,
+    EstimateAsk,
     Feedback,
     ForgetConfirm,
     InsightsView,
@@ -133,10 +134,8 @@ def _question(view: QuestionView, phrases: Phrasebook) -> Document:
     )
     note = (paragraph(view.note),) if view.note else ()
     if view.estimate is not None:
-        ask = view.estimate
-        units = t(view.locale, f"estimate_units_{ask.dimension.replace(' ', '_')}")
-        how = t(view.locale, "estimate_ask", units=units, tolerance=ask.tolerance)
-        button = Button(t(view.locale, "estimate_button"), ask.action_id, primary=True)
+        how = estimate_how(view.locale, view.estimate)
+        button = Button(t(view.locale, "estimate_button"), view.estimate.action_id, primary=True)
         return _one(
             Tone.INFO, *note, _question_heading(view), paragraph(view.prompt),
             Note(((how,),)), *language, buttons=(button,),
@@ -161,6 +160,12 @@ def answer_verdict(
     details.append(t(locale, "right_answer", letter=answer.letter, text=answer.text))
     verdict = t(locale, "right" if correct else "wrong")
     return verdict, tuple((line,) for line in (*details, *more))
+
+
+def estimate_how(locale: str, ask: EstimateAsk) -> str:
+    """How to answer an estimate: a number and a unit of its kind, and what scores."""
+    units = t(locale, f"estimate_units_{ask.dimension.replace(' ', '_')}")
+    return t(locale, "estimate_ask", units=units, tolerance=ask.tolerance)
 
 
 def feedback_verdict(view: Feedback, *more: str) -> tuple[str, tuple[Line, ...]]:
