@@ -11,7 +11,8 @@ from typing import Any
 
 import discord
 
-from bot.services.requests import ProposeQuestion
+from bot.domain import actions
+from bot.services.requests import AnswerEstimate, ProposeQuestion
 
 from .phrases import TEXT
 from .render import fit
@@ -56,6 +57,36 @@ def proposal_form(locale: str) -> discord.ui.Modal:
         )
     modal.stop()  # see the module's docstring, and Message.view for buttons
     return modal
+
+
+ESTIMATE = "estimate"  # the estimate form's one input
+
+
+def estimate_form(locale: str, action_id: str, units: str) -> discord.ui.Modal:
+    """The form an estimate's Answer button opens: one line for a value and its unit.
+    Its custom_id is the button's, which names the run and question."""
+    modal = discord.ui.Modal(
+        title=fit(TEXT.t(locale, "estimate_title"), TITLE), custom_id=action_id, timeout=None
+    )
+    modal.add_item(
+        discord.ui.TextInput(
+            label=fit(TEXT.t(locale, "estimate_label"), LABEL),
+            custom_id=ESTIMATE,
+            style=discord.TextStyle.short,
+            placeholder=fit(units, PLACEHOLDER),
+            max_length=100,
+        )
+    )
+    modal.stop()
+    return modal
+
+
+def estimate_of(data: Mapping[str, Any]) -> AnswerEstimate | None:
+    """A submitted estimate form as the core's request; None for any other modal."""
+    action = actions.decode(data.get("custom_id"))
+    if not isinstance(action, actions.EstimateAction):
+        return None
+    return AnswerEstimate(action, dict(_inputs(data.get("components"))).get(ESTIMATE, ""))
 
 
 def proposal_of(data: Mapping[str, Any]) -> ProposeQuestion | None:

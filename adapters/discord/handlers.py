@@ -10,12 +10,14 @@ from collections.abc import Awaitable
 
 import discord
 
+from bot.domain import actions
 from bot.services.channel import notice
 from bot.services.dispatch import expected_delivery, permits, traits
 from bot.services.engine import Engine
 from bot.services.errors import StoreError
 from bot.services.requests import (
     About,
+    AnswerEstimate,
     Context,
     Delivery,
     ProposeQuestion,
@@ -27,10 +29,11 @@ from bot.services.requests import (
 )
 from bot.services.workspace_banks import MAX_UPLOAD_BYTES
 from bot.ui import i18n
-from bot.ui.views import Notice
+from bot.ui.layout import estimate_units
+from bot.ui.views import Notice, QuestionView
 
 from .deliver import CONNECTION_ERRORS, defer, deliver, try_again
-from .forms import proposal_form, proposal_of
+from .forms import estimate_form, estimate_of, proposal_form, proposal_of
 from .parse import can_post, context_of, in_server, log_context
 from .phrases import TEXT
 from .render import render
@@ -85,8 +88,33 @@ class Handlers:
 
     async def click(self, interaction: discord.Interaction) -> None:
         """A button: its custom_id, decoded here once, is the whole request (one the bot
-        did not make is the core's to refuse, in the player's language)."""
-        await self.handle(interaction, button(dict(interaction.data or {}).get("custom_id")))
+        did not make is the core's to refuse, in the player's language); an estimate's
+        Answer opens its form (a modal must be the first response: no deferring it)."""
+        request = button(dict(interaction.data or {}).get("custom_id"))
+        if isinstance(request, actions.EstimateAction):
+            await self._ask_estimate(interaction, request)
+        else:
+            await self.handle(interaction, request)
+
+    async def _ask_estimate(
+        self, interaction: discord.Interaction, action: actions.EstimateAction
+    ) -> None:
+        """The estimate's form, for the question the core says the run waits on; a stale
+        or someone else's button gets the core's answer instead."""
+        context = context_of(interaction, self.admin_role)
+        with log_context(interaction):
+            reply = await self.engine.handle(action, context)
+            asked = reply.view
+            if not (isinstance(asked, QuestionView) and asked.estimate is not None):
+                await deliver(interaction, render(asked), Delivery.PRIVATE)
+                return
+            units = estimate_units(asked.locale, asked.estimate)
+            try:
+                await interaction.response.send_modal(
+                    estimate_form(asked.locale, action.encode(), units)
+                )
+            except discord.HTTPException as exc:
+                log.warning("could not open the estimate form: %s", exc)
 
     async def upload(
         self,
@@ -147,9 +175,27 @@ class Handlers:
         if request is not None:
             await self.handle(interaction, request)
             return
+        estimate = estimate_of(dict(interaction.data or {}))
+        if estimate is not None:
+            await self._estimated(interaction, estimate)
+            return
         with log_context(interaction):
             log.warning("a form submission this bot does not know: ignored")
             await deliver(interaction, try_again(interaction), Delivery.PRIVATE)
+
+    async def _estimated(self, interaction: discord.Interaction, asked: AnswerEstimate) -> None:
+        """An estimate's form: a value that does not read gets a private try-again (the
+        question stays, its button opens the form again); one that does is answered in
+        place of the question."""
+        problem = await self.engine.estimate_problem(asked.action, asked.text)
+        if problem is None:
+            await self.handle(interaction, asked)
+            return
+        context = context_of(interaction, self.admin_role)
+        with log_context(interaction):
+            locale = await self._locale(interaction, context)
+            told = Notice(locale, "estimate_unreadable", problem)
+            await deliver(interaction, render(told), Delivery.PRIVATE)
 
     async def _locale(self, interaction: discord.Interaction, context: Context) -> str:
         try:

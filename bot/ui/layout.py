@@ -164,8 +164,12 @@ def answer_verdict(
 
 def estimate_how(locale: str, ask: EstimateAsk) -> str:
     """How to answer an estimate: a number and a unit of its kind, and what scores."""
-    units = t(locale, f"estimate_units_{ask.dimension.replace(' ', '_')}")
-    return t(locale, "estimate_ask", units=units, tolerance=ask.tolerance)
+    return t(locale, "estimate_ask", units=estimate_units(locale, ask), tolerance=ask.tolerance)
+
+
+def estimate_units(locale: str, ask: EstimateAsk) -> str:
+    """Units an estimate of this kind may be written in: "B, KiB, MB, GiB …"."""
+    return t(locale, f"estimate_units_{ask.dimension.replace(' ', '_')}")
 
 
 def feedback_verdict(view: Feedback, *more: str) -> tuple[str, tuple[Line, ...]]:

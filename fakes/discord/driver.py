@@ -129,10 +129,13 @@ class FakeDiscord(DiscordServer):
         user: FakeUser = ALICE,
         locale: str = "en-US",
         guild_id: str = GUILD_ID,
+        message: str | None = None,
     ) -> Outcome:
         """Fill in and submit a modal the bot opened (a MODAL_SUBMIT interaction, type 5),
         as the Discord client does: every input in its row, typed or left empty. The
-        client enforces required inputs and lengths, so a test may not break them."""
+        client enforces required inputs and lengths, so a test may not break them.
+        ``message``: the message whose button opened the modal (Discord sends it along,
+        and the bot may then update it)."""
         rows = []
         for row in modal["components"]:
             [field] = row["components"]
@@ -148,8 +151,9 @@ class FakeDiscord(DiscordServer):
                 }
             )
         data = {"custom_id": modal["custom_id"], "components": rows}
+        clicked = payloads.snapshot(self.messages[message]) if message else None
         return await self.interact(
-            self.interaction(5, data, user=user, locale=locale, guild_id=guild_id)
+            self.interaction(5, data, user=user, locale=locale, guild_id=guild_id, message=clicked)
         )
 
     async def autocomplete(
