@@ -223,3 +223,16 @@ def test_a_person_at_a_terminal_sees_right_and_wrong_in_colour(session: type[Ses
     assert verdict, quiz.output
     assert re.search(r"\x1b\[1;32mRight answer: [A-D]\. (Two|Six)\x1b\[0m", quiz.output)
     assert "\x1b[1mQuestion 1 of 2 · Tiny test bank\x1b[0m" in quiz.output
+
+
+def test_an_estimate_is_typed_at_the_prompt_until_it_reads(session: type[Session]) -> None:
+    kv = ROOT / "tests" / "fixtures" / "estimates" / "kv.yaml"
+    quiz = session("play", str(kv))
+    quiz.read_until("[your estimate: a number and a unit, q to stop] > ")
+    quiz.send(b"512 ms\n")
+    quiz.read_until("“512 ms” is a time, but this question asks for an amount of memory.")
+    quiz.send(b"0.5 MiB\n")
+    out = quiz.read_until("Exact.")
+    assert "Your estimate: 0.5 MiB (= 512 KiB)\nThe answer: 512 KiB\nExact." in out
+    assert quiz.exit_code(timeout=10) == 0
+    assert "Traceback" not in quiz.output
