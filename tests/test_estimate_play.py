@@ -13,8 +13,9 @@ from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import Store
 from bot.services.engine import Engine
 from bot.services.requests import AnswerEstimate, Context
-from bot.ui.views import Feedback, Notice, QuestionView
+from bot.ui.views import Feedback, Notice, QuestionView, RaceQuestionView
 
+from .support.channel import FakeClock, moment, open_engine, run_until
 from .support.cli import run_quizbot
 from .support.environment import FIXTURES
 
@@ -94,5 +95,28 @@ async def test_the_core_records_the_value_and_scores_only_the_first_attempt(
         assert (card.bank_id, card.question_id) == ("kv", "kv-bytes")
         # Graded by the tolerance: outside it (Again), then inside (Good).
         assert (card.card.reviews, card.card.last_correct) == (2, True)
+    finally:
+        await engine.store.close()
+
+
+async def test_a_race_leaves_estimates_out_and_refuses_a_topic_of_only_estimates(
+    tmp_path: Path,
+) -> None:
+    clock = FakeClock(moment("2026-12-01T09:00"))
+    engine, publisher = await open_engine(
+        str(tmp_path / "q.db"), load_catalog([ESTIMATES]), clock
+    )
+    try:
+        starter = Context(ANA, HERE)
+        only = await engine.races.start(starter, "kv", None, None)
+        assert only.text == (
+            "The topic kv has only estimate questions, and a race needs questions with"
+            " choices: pick another topic."
+        )
+        started = await engine.races.start(starter, "napkin", 5, 10)
+        assert started.kind == "race_started"
+        await run_until(engine, clock, clock.now() + 5, step=1)
+        asked = [v.view for v in publisher.of(RaceQuestionView)]
+        assert [v.prompt for v in asked] == ["One plus one?"]  # type: ignore[union-attr]
     finally:
         await engine.store.close()

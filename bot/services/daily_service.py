@@ -212,6 +212,7 @@ class DailyQuestions:
             for bank in map(catalog.get, schedule.topics)
             if bank
             for q in bank.questions
+            if q.estimate is None  # a daily estimate is not drawn yet: its form is to come
         ]
         if not candidates:
             return False

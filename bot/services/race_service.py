@@ -236,9 +236,13 @@ class Races:
             return refusal(context, "bad_topics", "race", topics=topic)
         if context.scope.platform not in self._publishers:
             return notice(loc, "try_again")
-        count, seconds = clamp_settings(questions, seconds, len(bank.questions))
+        # A race is answered by buttons under a countdown and scored by speed: a value
+        # typed with its unit would race typing, so the draw leaves estimates out.
+        ids = [q.id for q in bank.questions if q.estimate is None]
+        if not ids:
+            return refusal(context, "race_no_choices", "race", topic=bank.id)
+        count, seconds = clamp_settings(questions, seconds, len(ids))
         seed = secrets.randbits(48)
-        ids = [q.id for q in bank.questions]
         now = self._clock.now()
         race = Race(
             id=secrets.token_hex(8),
