@@ -119,3 +119,23 @@ def test_an_estimate_question_judges_values_below_one_and_percentages() -> None:
     assert kv.truth.value == 524288 and kv.unit == "KiB" and kv.truth.dimension == "memory"
     assert kv.shown(500_000) == "488 KiB"
     assert Estimate.parse("7e9", "10%").shown(7.5e9) == "7.5×10^9"
+
+
+def test_the_lint_wants_an_estimates_prompt_to_name_its_unit() -> None:
+    from pathlib import Path
+
+    from bot.content.banks import parse_bank
+    from bot.content.lint import lint, load_rules
+
+    fixture = Path(__file__).parent / "fixtures" / "estimates" / "kv.yaml"
+    text = fixture.read_text(encoding="utf-8")
+    rules = load_rules(Path(__file__).parents[1] / "banks" / "lint")
+
+    def unit_findings(source: str) -> list[str]:
+        bank, errors = parse_bank(source, "kv.yaml")
+        assert bank is not None, errors
+        return [f.message for f in lint([bank], rules).findings if "unit" in f.message]
+
+    assert unit_findings(text) == ["the prompt does not say the answer's unit (KiB)"]
+    named = text.replace("take in FP16?", "take in FP16, in KiB?")
+    assert unit_findings(named) == []

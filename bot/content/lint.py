@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
 from pathlib import Path
-from statistics import mean
 from urllib.parse import urlparse
 
 import yaml
@@ -308,13 +307,24 @@ class _Linter:
                         "is not pinned to its title in banks/lint/sources.yaml",
                     )
 
+    def estimate(self, bank: Bank, question: Question) -> None:
+        """An estimate's prompt names the unit its answer is written in, so a player knows
+        what to answer in (the answer reads in any unit of that kind)."""
+        estimate = question.estimate
+        if estimate is None or not estimate.unit or estimate.unit == "%":
+            return
+        if estimate.unit not in bank.text(question.prompt, "en"):
+            self.report(
+                bank, question, f"the prompt does not say the answer's unit ({estimate.unit})"
+            )
+
     def leaks(self, bank: Bank) -> None:
         """An explanation that gives away another question's right choice: beyond its own
         answer's numbers, it states the choice's distinctive numbers (those in neither its
         prompt nor its wrong choices; number words count as digits), or three quarters of
         its distinctive words."""
         for other in bank.questions:
-            right = set(_words(bank.text(other.choices[other.answer], "en")))
+            right = set(_words(_right(bank, other)))
             around = set(_words(bank.text(other.prompt, "en")))
             for i, choice in enumerate(other.choices):
                 if i != other.answer:
@@ -327,7 +337,7 @@ class _Linter:
                     continue
                 said = set(_words(bank.text(question.explanation, "en")))
                 # A number of its own answer is no leak, though another answer has it too.
-                own = set(_words(bank.text(question.choices[question.answer], "en")))
+                own = set(_words(_right(bank, question)))
                 if numbers and numbers <= said - own:
                     given = numbers
                 elif len(words) >= 3 and len(words & said) >= 0.75 * len(words):
@@ -344,7 +354,8 @@ class _Linter:
         seed = bank.id in self.rules.seed_banks
         longest = {lang: 0 for lang in bank.locales}
         longest_player, shortest_player, hedged_player, cue = [], [], [], 0
-        for question in bank.questions:
+        chosen = [q for q in bank.questions if q.estimate is None]  # estimates have no choices
+        for question in chosen:
             for lang in bank.locales:
                 lengths = [len(c[lang]) for c in question.choices]
                 top = max(lengths)
@@ -375,14 +386,14 @@ class _Linter:
                     "cue: " + ", ".join(f"'{w}'" for w in cues) + " appears only in wrong choices",
                     note=seed,
                 )
-        total = len(bank.questions)
+        total = len(chosen)
         return Rates(
             questions=total,
-            longest_right={lang: n / total for lang, n in longest.items()},
-            longest_player=mean(longest_player),
-            shortest_player=mean(shortest_player),
-            hedged_player=mean(hedged_player),
-            cue=cue / total,
+            longest_right={lang: n / max(total, 1) for lang, n in longest.items()},
+            longest_player=_mean(longest_player),
+            shortest_player=_mean(shortest_player),
+            hedged_player=_mean(hedged_player),
+            cue=cue / max(total, 1),
         )
 
     def duplicates(self, banks: Sequence[Bank]) -> None:
@@ -396,6 +407,17 @@ class _Linter:
                     matcher.ratio() >= DUPLICATE_PROMPT_RATIO
                 ):
                     self.report(bank, question, f"prompt nearly repeats {other_bank.id}/{other.id}")
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def _right(bank: Bank, question: Question) -> str:
+    """The right answer as the English text states it: a choice, or an estimate's value."""
+    if question.estimate is not None:
+        return question.estimate.written
+    return bank.text(question.choices[question.answer], "en")
 
 
 def _score(question: Question, measure: list[int], pick: int) -> float:
@@ -439,6 +461,7 @@ def lint(banks: Sequence[Bank], rules: Rules) -> Report:
             linter.missing(bank, question)
             linter.languages(bank, question)
             linter.references(bank, question)
+            linter.estimate(bank, question)
         linter.leaks(bank)
         rates[bank.id] = linter.rates(bank)
         if bank.id not in rules.seed_banks:
