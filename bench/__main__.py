@@ -16,6 +16,7 @@ FULL = [
     ["memory"],
     ["startup"],
     ["slack_clicks"],
+    ["upload_attack"],
     ["discord_clicks"],
     ["answer_backends"],
     ["slack_workers"],
@@ -27,6 +28,7 @@ QUICK = {
     "startup": ["--repeat", "1"],
     "answer_backends": ["--seconds", "1", "--rates", "500", "--burst", "1000"],
     "slack_workers": ["--seconds", "1", "--rates", "200"],
+    "upload_attack": ["--seconds", "2", "--rounds", "1"],
 }
 
 
