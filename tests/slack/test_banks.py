@@ -376,3 +376,23 @@ async def test_a_form_slack_cannot_open_says_try_again(slack: SlackDriver, fake:
 def test_both_forms_are_valid_modals_in_every_language(locale: str) -> None:
     for view in (modals.upload_view(locale, "C1"), modals.proposal_view(locale, "C1")):
         assert view_problems(view) == []
+
+
+async def test_another_members_command_is_answered_while_a_large_file_is_checked(
+    slack: SlackDriver, fake: FakeSlack
+) -> None:
+    """The review's probe: a CSV of 10,000 rows of one prompt used to hold the event loop
+    for seconds (Slack gives up after 3). It is checked in a child process now: a member's
+    /quiz topics sent right after the upload is answered before the upload's reply."""
+    rows = "".join("same prompt,a,b,1,why,https://example.org/a\n" for _ in range(10_000))
+    data = ("prompt,choice_1,choice_2,answer,explanation,references\n" + rows).encode()
+    view = await slack.open_form("bank upload", ADMIN, fake)
+    assert await slack.submit(view, {"file": [fake.add_file("rows.csv", data)]}, ADMIN) == {}
+    topics = await slack.command("topics", "U1")
+    assert "offloading" in shown_text(topics)
+    assert fake.ephemerals(ADMIN) == []  # the file's check is still under way
+    reply = await fake.wait_for(lambda: fake.ephemerals(ADMIN) or None, timeout=30)
+    assert shown_text(reply[0]).splitlines() == [
+        "rows.csv: 1 problem(s), nothing was saved:",
+        "rows.csv:5002: more than 5,000 questions: split the file into topics",
+    ]
