@@ -103,9 +103,7 @@ async def test_a_race_leaves_estimates_out_and_refuses_a_topic_of_only_estimates
     tmp_path: Path,
 ) -> None:
     clock = FakeClock(moment("2026-12-01T09:00"))
-    engine, publisher = await open_engine(
-        str(tmp_path / "q.db"), load_catalog([ESTIMATES]), clock
-    )
+    engine, publisher = await open_engine(str(tmp_path / "q.db"), load_catalog([ESTIMATES]), clock)
     try:
         starter = Context(ANA, HERE)
         only = await engine.races.start(starter, "kv", None, None)
