@@ -193,9 +193,18 @@ def test_export_json_shape() -> None:
         assert set(exported) == {"id", "title", "questions"}
         assert len(exported["questions"]) == len(bank.questions)
         for q, question in zip(exported["questions"], bank.questions, strict=True):
-            assert set(q) == {"id", "prompt", "choices", "answer", "explanation", "references"}
-            assert q["id"] == question.id and q["answer"] == question.answer
-            assert q["choices"][q["answer"]] == dict(question.choices[question.answer])
+            keys = {"id", "kind", "prompt", "choices", "answer", "explanation", "references"}
+            if question.estimate is not None:
+                estimate = question.estimate
+                assert set(q) == {*keys, "estimate"} and q["kind"] == "estimate"
+                assert q["answer"] == estimate.written and q["choices"] == []
+                assert q["estimate"]["base_value"] == estimate.truth.value
+                assert q["estimate"]["unit"] == estimate.unit
+                assert q["estimate"]["within_factor"] == estimate.tolerance.factor
+            else:
+                assert set(q) == keys and q["kind"] == "choice"
+                assert q["id"] == question.id and q["answer"] == question.answer
+                assert q["choices"][q["answer"]] == dict(question.choices[question.answer])
             for text in (q["prompt"], q["explanation"], *q["choices"]):
                 assert set(text) == set(LOCALES) and all(text.values())
     assert sum(len(b["questions"]) for b in data["banks"]) == 209

@@ -475,7 +475,7 @@ def test_csv_problems_name_the_record_line() -> None:
     assert problems("id,question,answer\n", "csv") == [
         "team.csv:1: unknown column(s): question; missing column(s): prompt, choice_1, choice_2"
         " (the columns: id,difficulty,prompt,choice_1,choice_2,choice_3,choice_4,choice_5,"
-        "answer,explanation,references)"
+        "answer,explanation,references,value,unit,tolerance)"
     ]
 
 

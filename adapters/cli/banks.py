@@ -102,7 +102,15 @@ def _cmd_export(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
-    sys.stdout.write(FORMATS[args.format].write(bank, language))
+    form = FORMATS[args.format]
+    left_out = [q.id for q in bank.questions if q.estimate is not None and not form.estimates]
+    if left_out:
+        print(
+            f"{form.name} cannot hold an estimate (a value with a unit): left out"
+            f" {len(left_out)} ({', '.join(left_out)}); gift, moodle-xml, csv and json keep them",
+            file=sys.stderr,
+        )
+    sys.stdout.write(form.write(bank, language))
     return 0
 
 

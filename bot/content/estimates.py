@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import pint
@@ -51,7 +51,7 @@ for _definition in _DEFINITIONS:
     _REGISTRY.define(_definition)
 
 # Each dimension: pint's dimensionality and the unit its values are kept in.
-_BASE: dict[Dimension, str] = {
+BASE_UNITS: dict[Dimension, str] = {
     "memory": "B",
     "time": "s",
     "compute": "FLOP",
@@ -93,7 +93,7 @@ class Quantity:
 
 
 def dimension_of(units: pint.Unit) -> Dimension | None:
-    for dimension, base in _BASE.items():
+    for dimension, base in BASE_UNITS.items():
         if dimension in ("count", "ratio"):
             continue
         if units.dimensionality == _REGISTRY.parse_units(base).dimensionality:
@@ -119,7 +119,7 @@ def read(text: str, expected: Dimension | None = None) -> Quantity:
         if magnitude in _MAGNITUDES:
             number, unit = number * _MAGNITUDES[magnitude], rest.strip()
     elif expected is not None and expected not in ("time", "ratio") and unit in _SI_LETTERS:
-        unit += _BASE[expected].split("/")[0] + ("/s" if "/" in _BASE[expected] else "")
+        unit += BASE_UNITS[expected].split("/")[0] + ("/s" if "/" in BASE_UNITS[expected] else "")
     quantity = _in_units(number, unit, expected)
     if quantity.value <= 0 or not math.isfinite(quantity.value):
         raise Unreadable("zero")
@@ -136,7 +136,7 @@ def _in_units(number: float, unit: str, expected: Dimension | None) -> Quantity:
     dimension = "ratio" if units == _REGISTRY.percent else dimension_of(units)
     if dimension is None or (expected is not None and dimension != expected):
         raise Unreadable("dimension", dimension or "")
-    converted = (number * units).to(_BASE[dimension] or "dimensionless").magnitude
+    converted = (number * units).to(BASE_UNITS[dimension] or "dimensionless").magnitude
     return Quantity(float(converted), dimension)
 
 
@@ -146,7 +146,7 @@ class Tolerance:
     Written "10%" (a factor of 1.1) or "2x"."""
 
     factor: float
-    written: str
+    written: str = field(compare=False)  # "100%" and "2x" are the same tolerance
 
     @classmethod
     def parse(cls, text: str) -> Tolerance:
@@ -194,7 +194,7 @@ class Estimate:
             return _number(value)
         if self.truth.dimension == "ratio":
             return f"{_number(value)} %"
-        converted = (value * _REGISTRY.parse_units(_BASE[self.truth.dimension])).to(self.unit)
+        converted = (value * _REGISTRY.parse_units(BASE_UNITS[self.truth.dimension])).to(self.unit)
         return f"{_number(float(converted.magnitude))} {self.unit}"
 
 

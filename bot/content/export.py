@@ -4,25 +4,44 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.content.banks import Bank
+from bot.content.banks import Bank, Question
+from bot.content.estimates import BASE_UNITS
+from bot.content.formats import numerical
+
+
+def _question(question: Question) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": question.id,
+        "kind": "estimate" if question.estimate else "choice",
+        "prompt": dict(question.prompt),
+        "choices": [dict(c) for c in question.choices],
+        "answer": question.answer,
+    }
+    estimate = question.estimate
+    if estimate is not None:  # the value as written, and in its dimension's base unit
+        base = BASE_UNITS[estimate.truth.dimension]
+        data["answer"] = estimate.written
+        data["estimate"] = {
+            "value": numerical.in_unit(estimate),
+            "unit": estimate.unit,
+            "dimension": estimate.truth.dimension,
+            "base_value": estimate.truth.value,
+            "base_unit": base,
+            "tolerance": estimate.tolerance.written,
+            "within_factor": estimate.tolerance.factor,
+        }
+    data["explanation"] = dict(question.explanation)
+    data["references"] = list(question.references)
+    return data
 
 
 def bank_data(bank: Bank) -> dict[str, Any]:
-    """One bank in the export shape: file order, 0-based answer index, every locale."""
+    """One bank in the export shape: file order, every locale; a choice question's answer
+    is the 0-based index of its right choice, an estimate's its value with its unit."""
     return {
         "id": bank.id,
         "title": dict(bank.title),
-        "questions": [
-            {
-                "id": q.id,
-                "prompt": dict(q.prompt),
-                "choices": [dict(c) for c in q.choices],
-                "answer": q.answer,
-                "explanation": dict(q.explanation),
-                "references": list(q.references),
-            }
-            for q in bank.questions
-        ],
+        "questions": [_question(q) for q in bank.questions],
     }
 
 

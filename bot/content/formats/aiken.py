@@ -139,7 +139,7 @@ def read(text: str, path: str, language: str) -> Parsed:
 
 def write(bank: Bank, language: str) -> str:
     out: list[str] = []
-    for question in bank.questions:
+    for question in (q for q in bank.questions if q.estimate is None):  # Aiken has choices only
         out += bank.text(question.prompt, language).split("\n")
         out += [
             f"{_LETTERS[i]}. {' '.join(bank.text(c, language).split())}"
@@ -165,4 +165,5 @@ FORMAT = Format(
         "explanation": "an EXPLANATION: line after ANSWER:",
         "references": "a REFERENCE: line after ANSWER:",
     },
+    estimates=False,
 )

@@ -3,7 +3,9 @@ doubled), UTF-8 with or without a byte order mark. The first row names the colum
 any order: ``id,difficulty,prompt,choice_1,choice_2,choice_3,choice_4,choice_5,answer,
 explanation,references`` — ``prompt``, ``choice_1``, ``choice_2`` and ``answer`` are
 required. ``answer`` is the number of the right choice, from 1; ``references`` are
-separated by ``|``; an empty ``difficulty`` is medium."""
+separated by ``|``; an empty ``difficulty`` is medium. A row with a ``value`` is an
+estimate: its ``unit`` (empty for a plain number) and ``tolerance`` ("10%" or "2x") go
+with it, and it has no choices or answer."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ import io
 
 from bot.content import limits
 from bot.content.banks import MAX_CHOICES, Bank
+from bot.content.formats import numerical
 from bot.content.formats.model import Draft, Format, Parsed, Problems, tidy
 
 CHOICES = tuple(f"choice_{n}" for n in range(1, MAX_CHOICES + 1))
@@ -19,8 +22,11 @@ CHOICES = tuple(f"choice_{n}" for n in range(1, MAX_CHOICES + 1))
 # full-width forms, which some convert): every CSV written here quotes such a cell with a
 # leading apostrophe, which spreadsheets show as text and our reader takes off again.
 FORMULA_STARTS = frozenset("=+-@\t\r＝＋－＠")
-HEADER = ("id", "difficulty", "prompt", *CHOICES, "answer", "explanation", "references")
-REQUIRED = ("prompt", "choice_1", "choice_2", "answer")
+ESTIMATE = ("value", "unit", "tolerance")
+HEADER = (
+    "id", "difficulty", "prompt", *CHOICES, "answer", "explanation", "references", *ESTIMATE
+)  # fmt: skip
+REQUIRED = ("prompt", "choice_1", "choice_2", "answer")  # or value and tolerance
 
 
 def safe_cell(value: object) -> object:
@@ -35,7 +41,32 @@ def _unquoted(cell: str) -> str:
     return cell[1:] if cell[:1] == "'" and cell.lstrip("'")[:1] in FORMULA_STARTS else cell
 
 
+def _estimate(row: dict[str, str], line: int, number: int, problems: Problems) -> Draft | None:
+    value, unit = row.get("value", "").strip(), row.get("unit", "").strip()
+    tolerance = row.get("tolerance", "").strip()
+    if any(row.get(c, "").strip() for c in (*CHOICES, "answer")):
+        problems.add(line, number, "a row with a value is an estimate: it has no choices or answer")
+        return None
+    if not tolerance:
+        problems.add(line, number, "an estimate needs a tolerance: 10% or 2x")
+        return None
+    references = tuple(r.strip() for r in row.get("references", "").split("|") if r.strip())
+    return Draft(
+        line,
+        tidy(row.get("prompt", "")),
+        (),
+        -1,
+        tidy(row.get("explanation", "")),
+        references,
+        name=row.get("id", "").strip(),
+        difficulty=row.get("difficulty", "").strip(),
+        estimate=(f"{value} {unit}".strip(), tolerance),
+    )
+
+
 def _draft(row: dict[str, str], line: int, number: int, problems: Problems) -> Draft | None:
+    if row.get("value", "").strip():
+        return _estimate(row, line, number, problems)
     given = [tidy(row.get(c, "")) for c in CHOICES]
     count = max((i + 1 for i, c in enumerate(given) if c), default=0)
     gap = next((CHOICES[i] for i in range(count) if not given[i]), None)
@@ -76,6 +107,8 @@ def read(text: str, path: str, language: str) -> Parsed:
         header = [name.strip().lower() for name in next(reader, [])]
         unknown = [name for name in header if name not in HEADER]
         absent = [name for name in REQUIRED if name not in header]
+        if "value" in header and "tolerance" in header:  # estimates need no choices
+            absent = [name for name in absent if name == "prompt"]
         if unknown or absent:
             what = [f"unknown column(s): {', '.join(unknown)}"] if unknown else []
             what += [f"missing column(s): {', '.join(absent)}"] if absent else []
@@ -117,15 +150,23 @@ def write(bank: Bank, language: str) -> str:
     writer.writerow(HEADER)
     for q in bank.questions:
         choices = [bank.text(c, language) for c in q.choices]
+        estimate = q.estimate
+        valued = (
+            [numerical.number(numerical.in_unit(estimate)), estimate.unit,
+             estimate.tolerance.written]
+            if estimate
+            else ["", "", ""]
+        )  # fmt: skip
         row = [
             q.id,
             q.difficulty,
             bank.text(q.prompt, language),
             *choices,
             *[""] * (MAX_CHOICES - len(choices)),
-            q.answer + 1,
+            "" if estimate else q.answer + 1,
             bank.text(q.explanation, language),
             "|".join(q.references),
+            *valued,
         ]
         writer.writerow(map(safe_cell, row))
     return out.getvalue()

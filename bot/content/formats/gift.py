@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterator
 
 from bot.content.banks import Bank, Question
+from bot.content.formats import numerical
 from bot.content.formats.html_text import html_to_text
 from bot.content.formats.model import (
     TRUE_FALSE,
@@ -28,6 +29,7 @@ from bot.content.formats.model import (
     split_references,
     tidy,
 )
+from bot.content.formats.numerical import unit_in
 
 _SPECIAL = "~=#{}:"
 # An escaped character stands in the text as a private-use one, so that no delimiter
@@ -126,12 +128,46 @@ class _Reader:
         # "The sky is {=blue ~green} today": the answers stand for a blank in the text.
         prompt = _text(f"{before} _____ {after}" if after.strip() else before, html)
         answers, _, general = body[opening + 1 : closing].partition("####")
+        if answers.strip().startswith("#"):
+            estimate = self.numerical(line, answers.strip()[1:], prompt)
+            if estimate is None:
+                return None
+            explanation, references = split_references(_text(general, html))
+            return Draft(start, prompt, (), -1, explanation, references, name, estimate=estimate)
         read = self.answers(line, answers, html)
         if read is None:
             return None
         choices, answer, feedback = read
         explanation, references = split_references(_text(general, html) or feedback)
         return Draft(start, prompt, choices, answer, explanation, references, name)
+
+    def numerical(self, line: int, hidden: str, prompt: str) -> tuple[str, str] | None:
+        """A numerical question's answer as an estimate: ``{#512:64}``, ``{#500..600}``,
+        or several (``{#=512:0 =%50%512:64}``), of which the full-credit one is taken
+        (quizbot scores closeness itself)."""
+        parts = [p for p in re.split(r"(?:^|\s)=", hidden.translate(_SHOWN)) if p.strip()]
+        full = []
+        for part in parts:
+            said = part.partition("#")[0].strip()
+            weight = _WEIGHT.match(said)
+            if weight is None or float(weight.group(1)) == 100:
+                full.append(said[weight.end() :] if weight else said)
+        if len(full) != 1:
+            problem = "a numerical question needs one full-credit answer"
+            self.problems.add(line, self.number, problem)
+            return None
+        unit = unit_in(prompt)
+        margin, span = numerical.MARGIN.match(full[0]), numerical.RANGE.match(full[0])
+        try:
+            if margin:
+                return numerical.from_margin(float(margin[1]), float(margin[2] or 0), unit)
+            if span:
+                return numerical.from_range(float(span[1]), float(span[2]), unit)
+        except numerical.NotAnEstimate as wrong:
+            self.problems.add(line, self.number, f"a numerical answer: {wrong}")
+            return None
+        self.problems.add(line, self.number, f"'{full[0]}' is not a number, N:margin or A..B")
+        return None
 
     def answers(
         self, line: int, hidden: str, html: bool
@@ -141,8 +177,6 @@ class _Reader:
         what = None
         if not body:
             what = "an essay question (empty { })"
-        elif body.startswith("#"):
-            what = "a numerical question ({#…})"
         elif "->" in body:
             what = "a matching question (->)"
         if what:
@@ -201,9 +235,31 @@ def _escape(text: str) -> str:
     return text.replace("\n", "\\n")
 
 
+def _numerical(question: Question) -> str:
+    """An estimate as GIFT numerical: value:margin, or a range for a factor."""
+    assert question.estimate is not None
+    margin = numerical.as_margin(question.estimate)
+    if margin is not None:
+        return f"\t#{numerical.number(margin[0])}:{numerical.number(margin[1])}"
+    low, high = numerical.as_range(question.estimate)
+    return f"\t#{numerical.number(low)}..{numerical.number(high)}"
+
+
+def _prompt(bank: Bank, question: Question, language: str) -> str:
+    """The prompt; an estimate's ends naming its unit, where the import looks for it
+    (GIFT has no place for a unit)."""
+    prompt = bank.text(question.prompt, language)
+    unit = question.estimate.unit if question.estimate else ""
+    if unit and unit_in(prompt) != unit:
+        prompt = f"{prompt} (in {unit})"
+    return prompt
+
+
 def _question(bank: Bank, question: Question, language: str) -> list[str]:
     text = bank.text
-    lines = [f"::{_escape(question.id)}:: {_escape(text(question.prompt, language))} {{"]
+    lines = [f"::{_escape(question.id)}:: {_escape(_prompt(bank, question, language))} {{"]
+    if question.estimate is not None:
+        lines.append(_numerical(question))
     for number, choice in enumerate(question.choices):
         mark = "=" if number == question.answer else "~"
         lines.append(f"\t{mark}{_escape(text(choice, language))}")

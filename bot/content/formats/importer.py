@@ -74,11 +74,16 @@ def _suffixed(base: str, count: int) -> str:
 
 def _question(draft: Draft, question_id: str, lacking: list[str], language: str) -> dict[str, Any]:
     question: dict[str, Any] = {"id": question_id}
+    if draft.estimate is not None:
+        question["kind"] = "estimate"
     if draft.difficulty:
         question["difficulty"] = draft.difficulty
     question["prompt"] = {language: draft.prompt}
-    question["choices"] = [{language: choice} for choice in draft.choices]
-    question["answer"] = draft.answer
+    if draft.estimate is not None:
+        question["answer"], question["tolerance"] = draft.estimate
+    else:
+        question["choices"] = [{language: choice} for choice in draft.choices]
+        question["answer"] = draft.answer
     if draft.explanation:
         question["explanation"] = {language: draft.explanation}
     if draft.references:

@@ -35,6 +35,9 @@ class Draft:
     references: tuple[str, ...] = ()
     name: str = ""  # the file's own name for it (GIFT title, Moodle name, CSV id)
     difficulty: str = ""  # "" when the format has none: the bank's default
+    # A numerical question, as an estimate: (answer, tolerance) as a bank writes them
+    # ("512 KiB", "12.5%"); it then has no choices and ``answer`` is -1.
+    estimate: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,9 @@ class Format:
     write: Callable[[Bank, str], str]  # bank, language
     # Where the format keeps an explanation and references, for the import's errors.
     keeps: Mapping[str, str]
+    # Whether it has numerical questions for estimates; a writer of one that has not
+    # leaves them out (and the export says so).
+    estimates: bool = True
 
 
 @dataclass

@@ -1,9 +1,10 @@
 """Moodle XML (https://docs.moodle.org/en/Moodle_XML_format): ``<question
 type="multichoice">`` with ``<single>true</single>`` and one ``<answer fraction="100">``,
-or ``type="truefalse"``; ``<name>`` is the question's id, ``<generalfeedback>`` its
-explanation (ending with "Reference: https://…" for its references), a ``type="category"``
-question names the bank. Texts in ``format="html"`` (Moodle's default), in CDATA or
-escaped, are read as plain text.
+or ``type="truefalse"``, or ``type="numerical"`` (an estimate: the full-credit answer,
+its ``<tolerance>`` and the unit whose ``<multiplier>`` is 1); ``<name>`` is the
+question's id, ``<generalfeedback>`` its explanation (ending with "Reference: https://…"
+for its references), a ``type="category"`` question names the bank. Texts in
+``format="html"`` (Moodle's default), in CDATA or escaped, are read as plain text.
 
 Parsed with expat, the parser ElementTree also uses, for its line numbers. A file from a
 chat upload is untrusted: a document type declaration (where entity bombs and external
@@ -17,6 +18,8 @@ from xml.parsers import expat
 from xml.sax.saxutils import escape
 
 from bot.content.banks import Bank, Question
+from bot.content.estimates import Estimate
+from bot.content.formats import numerical
 from bot.content.formats.html_text import html_to_text, text_to_html
 from bot.content.formats.model import (
     TRUE_FALSE,
@@ -95,10 +98,40 @@ def _fraction(answer: _Element) -> float:
         return 0.0
 
 
+def _numerical(element: _Element, number: int, problems: Problems) -> Draft | None:
+    """A numerical question as an estimate (see numerical.py)."""
+    full = [a for a in element.all("answer") if _fraction(a) == 100]
+    if len(full) != 1:
+        problems.add(element.line, number, f"{len(full)} numerical answers have fraction 100")
+        return None
+    prompt = element.text("questiontext")
+    units = element.child("units")
+    named = [
+        u.value("unit_name")
+        for u in (units.all("unit") if units else [])
+        if u.value("multiplier") in ("1", "1.0")
+    ]
+    unit = named[0] if named and numerical.unit_in(f"in {named[0]}") else numerical.unit_in(prompt)
+    try:
+        estimate = numerical.from_margin(
+            float(full[0].value("text")), float(full[0].value("tolerance") or 0), unit
+        )
+    except ValueError as wrong:  # not a number, or NotAnEstimate
+        problems.add(full[0].line, number, f"a numerical answer: {wrong}")
+        return None
+    explanation, references = split_references(element.text("generalfeedback"))
+    return Draft(
+        element.line, prompt, (), -1, explanation, references, element.text("name"),
+        estimate=estimate,
+    )  # fmt: skip
+
+
 def _question(element: _Element, number: int, problems: Problems, language: str) -> Draft | None:
     kind = element.attrib.get("type", "")
     answers = element.all("answer")
     shares = [_fraction(a) for a in answers]
+    if kind == "numerical":
+        return _numerical(element, number, problems)
     if kind not in ("multichoice", "truefalse"):
         problems.unsupported(element.line, number, f"a {kind or 'untyped'} question")
         return None
@@ -180,6 +213,9 @@ def _question_xml(bank: Bank, question: Question, language: str) -> list[str]:
     ]
     if general:
         lines.append(f'    <generalfeedback format="html">{_cdata(general)}</generalfeedback>')
+    if question.estimate is not None:
+        lines[0] = '  <question type="numerical">'
+        return [*lines, *_estimate_xml(question.estimate), "  </question>"]
     lines += ["    <single>true</single>", "    <shuffleanswers>true</shuffleanswers>"]
     for number, choice in enumerate(question.choices):
         fraction = 100 if number == question.answer else 0
@@ -189,6 +225,27 @@ def _question_xml(bank: Bank, question: Question, language: str) -> list[str]:
             "    </answer>",
         ]
     return [*lines, "  </question>"]
+
+
+def _estimate_xml(estimate: Estimate) -> list[str]:
+    """The value and its absolute tolerance (a factor f becomes a margin of (f - 1) ×
+    value, which reads back as the same factor), and the unit as Moodle's only unit."""
+    value = numerical.in_unit(estimate)
+    margin = value * (estimate.tolerance.factor - 1)
+    lines = [
+        '    <answer fraction="100">',
+        f"      <text>{numerical.number(value)}</text>",
+        f"      <tolerance>{numerical.number(margin)}</tolerance>",
+        "    </answer>",
+    ]
+    if estimate.unit:
+        lines += [
+            "    <units>",
+            "      <unit><multiplier>1</multiplier>"
+            f"<unit_name>{escape(estimate.unit)}</unit_name></unit>",
+            "    </units>",
+        ]
+    return lines
 
 
 def write(bank: Bank, language: str) -> str:

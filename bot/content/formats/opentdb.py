@@ -153,7 +153,8 @@ def _result(bank: Bank, question: Question, language: str) -> dict[str, object]:
 
 
 def write(bank: Bank, language: str) -> str:
-    results = [_result(bank, q, language) for q in bank.questions]
+    # Open Trivia DB has choice questions only: estimates are left out.
+    results = [_result(bank, q, language) for q in bank.questions if q.estimate is None]
     return json.dumps({"response_code": 0, "results": results}, ensure_ascii=False, indent=2) + "\n"
 
 
@@ -166,4 +167,5 @@ FORMAT = Format(
         "explanation": 'an "explanation" key, a quizbot extension',
         "references": 'a "references" list, a quizbot extension',
     },
+    estimates=False,
 )
