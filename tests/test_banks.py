@@ -22,17 +22,25 @@ CURRICULUM = (
     "activation-checkpointing",
     "collectives",
     "compilation",
+    "cuda-fundamentals",
     "data-loading",
+    "distributed-checkpointing",
     "flash-attention",
     "gpu-roofline",
+    "inference-parallelism",
+    "interconnects",
     "kv-cache-serving",
+    "memory-planning",
     "mixture-of-experts",
     "numerical-stability",
     "parallelism",
     "peft",
     "profiling",
     "quantization",
+    "rlhf-systems",
+    "scaling-laws",
     "sequence-parallelism",
+    "training-data",
     "zero-fsdp",
 )
 
@@ -51,12 +59,17 @@ def test_shipped_banks_are_valid_and_complete() -> None:
             assert levels.count("medium") >= 4, bank.id
             assert levels.count("hard") >= 3, bank.id
         assert set(bank.title) == set(bank.description) == set(LOCALES)
+        estimates = [q for q in bank.questions if q.estimate is not None]
+        if bank.id not in SEEDS:
+            assert len(estimates) >= 3, bank.id  # napkin math in every topic
         for question in bank.questions:
-            assert len(question.choices) == 4
+            assert len(question.choices) == (0 if question.estimate else 4)
             assert question.references
             for text in (question.prompt, question.explanation, *question.choices):
                 assert set(text) == set(LOCALES)
-    assert sum(len(b.questions) for b in catalog.banks) == 209
+    assert len(catalog.banks) == 25
+    assert sum(len(b.questions) for b in catalog.banks) == 400
+    assert sum(q.estimate is not None for b in catalog.banks for q in b.questions) == 74
 
 
 def test_aliases_and_titles_find_banks() -> None:
@@ -174,7 +187,7 @@ def test_a_broken_bank_does_not_take_the_others_down(tmp_path: Path) -> None:
 def test_banks_check_command(tmp_path: Path) -> None:
     ok = run_quizbot("banks", "check")
     assert ok.returncode == 0, ok.stderr
-    assert "17 bank(s) valid, 209 questions; 0 error(s)" in ok.stdout
+    assert "25 bank(s) valid, 400 questions; 0 error(s)" in ok.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text(broken("    answer: 1", "    answer: 4"), encoding="utf-8")
     failed = run_quizbot("banks", "check", str(bad))
@@ -207,7 +220,8 @@ def test_export_json_shape() -> None:
                 assert q["choices"][q["answer"]] == dict(question.choices[question.answer])
             for text in (q["prompt"], q["explanation"], *q["choices"]):
                 assert set(text) == set(LOCALES) and all(text.values())
-    assert sum(len(b["questions"]) for b in data["banks"]) == 209
+    assert sum(len(b["questions"]) for b in data["banks"]) == 400
+    assert sum(q["kind"] == "estimate" for b in data["banks"] for q in b["questions"]) == 74
     one = json.loads(run_quizbot("banks", "export", "amp").stdout)
     assert [b["id"] for b in one["banks"]] == ["mixed-precision"]
 
@@ -249,7 +263,7 @@ def test_libyaml_and_the_pure_loader_read_every_shipped_bank_alike(
     monkeypatch.setattr(banks, "_FAST_LOADER", yaml.SafeLoader)
     pure = [parse_bank(path.read_text(encoding="utf-8"), str(path)) for path in files]
     assert fast == pure
-    assert len(files) == 17
+    assert len(files) == 25
 
 
 @pytest.mark.parametrize("answer", ["0x1", "0b1", "1:0", "+1"])

@@ -32,7 +32,9 @@ MOODLE = """\
 <quiz>
   <question type="numerical">
     <name><text>link-time</text></name>
-    <questiontext format="html"><text><![CDATA[<p>How long do 140 GB take over 400 Gb/s?</p>]]></text></questiontext>
+    <questiontext format="html">
+      <text><![CDATA[<p>How long do 140 GB take over 400 Gb/s?</p>]]></text>
+    </questiontext>
     <generalfeedback format="html"><text>140 GB / 50 GB/s.</text></generalfeedback>
     <answer fraction="100"><text>2.8</text><tolerance>0.28</tolerance></answer>
     <answer fraction="50"><text>2.8</text><tolerance>1</tolerance></answer>

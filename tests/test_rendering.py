@@ -33,7 +33,9 @@ def test_every_view_of_every_real_question_fits_in_every_language(
         for question in bank.questions:
             for locale in i18n.LOCALES:
                 views = personal_views(bank, question, locale)
-                for view in views + channel_views(bank, question, locale):
+                # Channel play draws no estimates (it has no form for one yet).
+                channel = channel_views(bank, question, locale) if not question.estimate else []
+                for view in views + channel:
                     assert seen(platform, view).problems == (), (bank.id, question.id, view)
 
 

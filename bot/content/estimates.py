@@ -113,7 +113,7 @@ def read(text: str, expected: Dimension | None = None) -> Quantity:
     power = found["exp"] or found["pow"]
     if power is not None:
         number *= 10.0 ** int(power)
-    unit = found["unit"]
+    unit = _plain_unit(found["unit"])
     if expected == "count":  # "7B", "1.2 trillion tokens"
         magnitude, _, rest = unit.partition(" ")
         if magnitude in _MAGNITUDES:
@@ -124,6 +124,12 @@ def read(text: str, expected: Dimension | None = None) -> Quantity:
     if quantity.value <= 0 or not math.isfinite(quantity.value):
         raise Unreadable("zero")
     return quantity
+
+
+def _plain_unit(unit: str) -> str:
+    """A unit as the registry reads it: "GPU-hours" and "GPU-h" (compute budgets) are
+    hours of time."""
+    return re.sub(r"^GPU[- ]?(?=[a-z])", "", unit)
 
 
 def _in_units(number: float, unit: str, expected: Dimension | None) -> Quantity:
@@ -170,7 +176,9 @@ class Estimate:
     """An estimate question's answer, as its bank writes it ("512 KiB", "2x")."""
 
     truth: Quantity
-    written: str  # the true value as the bank writes it, shown to players
+    # The true value as the bank writes it, shown to players ("3.0 GiB" and "3 GiB" are
+    # the same estimate).
+    written: str = field(compare=False)
     unit: str  # its unit as written ("KiB"; "" for a count): the terminal's example
     tolerance: Tolerance
 
@@ -179,7 +187,7 @@ class Estimate:
         """Raises ``Unreadable`` (the answer) or ``ValueError`` (the tolerance)."""
         truth = read(answer)
         found = _NUMBER.match(answer)
-        unit = found["unit"] if found else ""
+        unit = _plain_unit(found["unit"]) if found else ""
         return cls(truth, answer.strip(), unit, Tolerance.parse(tolerance))
 
     def off(self, answer: float) -> float:

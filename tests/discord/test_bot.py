@@ -30,7 +30,9 @@ async def test_autocomplete_finds_topics_by_id_alias_and_title(
         "mixed-precision"
     ]
     everything = await fake.autocomplete("quiz-leaderboard", "topic", "")
-    assert {"offloading", "mixed-precision", "tiny"} <= {c["value"] for c in everything}
+    assert len(everything) == 25  # Discord's most: typing narrows the rest down
+    assert {"offloading", "mixed-precision"} <= {c["value"] for c in everything}
+    assert [c["value"] for c in await fake.autocomplete("quiz", "topic", "small-one")] == ["tiny"]
     hindi = await fake.autocomplete("quiz", "topic", "offloading", locale="hi")
     assert hindi[0]["name"].startswith("CPU और NVMe पर ऑप्टिमाइज़र स्टेट")
     assert await fake.autocomplete("quiz", "topic", "no such topic at all") == []

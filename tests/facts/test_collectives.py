@@ -9,9 +9,13 @@ Sources:
   + (n-2) copy-send = 2(n-1) steps, each moving one 1/n chunk.
 - CUDA Hopper Tuning Guide 1.4.3: 50 GB/s bidirectional per NVLink-4 link, 18 links on
   H100, 12 on A100.
+- nccl-tests doc/PERFORMANCE.md, Algorithm bandwidth: time = size / algbw for large operations.
+Estimate answers are read with bot.content.estimates and checked within their tolerance.
 """
 
 from __future__ import annotations
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import LANGS, FactBank
 
@@ -113,3 +117,59 @@ def test_h100_nvlink_bandwidth() -> None:
         assert "18" in text and "12" in text and "50 GB/s" in text
         assert "900 GB/s" in q["prompt"][lang] and "600 GB/s" in q["prompt"][lang]
         assert "450 GB/s" in q["explanation"][lang]
+
+
+# Estimates: the true value recomputed from the sources' formulas, and the bank's answer, read as a
+# player's would be, within the question's tolerance.
+
+
+def assert_estimate(qid: str, truth: float, dimension: Dimension) -> dict:
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    factor = Tolerance.parse(q["tolerance"]).factor
+    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
+    return q
+
+
+def test_estimate_ring_bytes_per_rank() -> None:
+    qid = "coll-est-ring-bytes-per-rank"
+    n, size = 64, 1 * GB
+    chunk = size / n
+    sent = ring_allreduce_steps(n) * chunk  # one 1/n chunk per runRing step
+    assert sent == 2 * (n - 1) / n * size  # PERFORMANCE.md: (S/B) * 2(n-1)/n
+    assert f"{sent / GB:.2f}" == "1.97"
+    assert_estimate(qid, sent, "memory")
+    assert ring_allreduce_steps(n) == 126
+    BANK.assert_field_states(qid, "explanation", "1.97 GB", "126")
+
+
+def test_estimate_allreduce_time_from_busbw() -> None:
+    qid = "coll-est-allreduce-from-busbw"
+    n, busbw, size = 8, 360 * GB, 14 * GB  # 7e9 parameters x 2 bytes (BF16)
+    assert size == 7 * 10**9 * 2
+    algbw = busbw / (2 * (n - 1) / n)
+    assert round(algbw / GB) == 206
+    seconds = size / algbw  # PERFORMANCE.md: time = size / algbw for large operations
+    assert round(seconds * 1e3) == 68
+    assert_estimate(qid, seconds, "time")
+    # The tempting mistake: dividing by busbw, optimistic by 2(n-1)/n = 1.75.
+    assert round(size / busbw * 1e3) == 39
+    assert 2 * (n - 1) / n == 1.75
+    BANK.assert_field_states(qid, "explanation", "206 GB/s", "68 ms", "39 ms", "1.75")
+
+
+def test_estimate_ring_crossover_size() -> None:
+    qid = "coll-est-ring-crossover"
+    n, alpha, bandwidth = 64, 5e-6, 50 * GB
+    latency = ring_allreduce_steps(n) * alpha
+    assert round(latency * 1e3, 6) == 0.63
+
+    def transfer(size: float) -> float:
+        return 2 * (n - 1) / n * size / bandwidth
+
+    crossover = n * alpha * bandwidth  # 2(n-1)α = 2(n-1)/n · S/B  ⇒  S = nαB
+    assert round(crossover / MB, 6) == 16
+    assert abs(transfer(crossover) - latency) < 1e-12
+    assert_estimate(qid, crossover, "memory")
+    BANK.assert_field_states(qid, "explanation", "0.63 ms", "16 MB")

@@ -1,10 +1,13 @@
 """Computed facts behind the compute questions of banks/compilation.yaml.
 
 Each test recomputes the number a question's right choice states and asserts that the
-literal appears in that choice in every language (stdlib + PyYAML only).
+literal appears in that choice in every language; for the estimate questions, recomputes the
+true value and reads the bank's answer with bot.content.estimates.
 """
 
 from __future__ import annotations
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import LANGS, FactBank
 
@@ -66,3 +69,60 @@ def test_launch_bound_step_time_eager_vs_cuda_graph() -> None:
         assert "2 ms" in text and "1 ms" in text, (lang, text)
         assert "3 ms" not in text
         assert "2.5 µs" in q["explanation"][lang] and "2 ms" in q["explanation"][lang]
+
+
+# Estimates: the true value recomputed from the prompt's and the sources' numbers, and the bank's
+# answer, read as a player's would be, within the question's tolerance.
+
+A100_FP32_FLOPS = 19.5e12  # non-matmul FP32, FlashAttention-2 paper §3.1
+HBM_BYTES_PER_S = 2e12  # A100 HBM 1.5-2.0 TB/s, FlashAttention paper §2.1 (the upper end)
+FP32_READ_AND_WRITE = 4 + 4  # fused: one FP32 read and one FP32 write per element
+
+
+def assert_estimate(qid: str, truth: float, dimension: Dimension) -> dict:
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    factor = Tolerance.parse(q["tolerance"]).factor
+    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
+    return q
+
+
+def test_estimate_compile_break_even() -> None:
+    qid = "cmp-est-compile-break-even"
+    compile_s, eager_step_s, compiled_step_s = 90, 0.120, 0.090
+    saved_per_step = eager_step_s - compiled_step_s
+    steps = compile_s / saved_per_step
+    assert round(steps) == 3000
+    assert_estimate(qid, steps, "count")
+    # Before break-even the compiled run is behind: at 2000 steps it has lost 30 s.
+    assert round(compile_s + 2000 * compiled_step_s - 2000 * eager_step_s) == 30
+    BANK.assert_field_states(qid, "prompt", "90 s", "120 ms", "90 ms")
+    BANK.assert_field_states(qid, "explanation", "30 ms", "3000")
+
+
+def test_estimate_fused_flop_budget() -> None:
+    qid = "cmp-est-fused-flop-budget"
+    ridge = A100_FP32_FLOPS / HBM_BYTES_PER_S  # FLOPs per byte where the roofline bends
+    assert ridge == 9.75
+    budget = ridge * FP32_READ_AND_WRITE
+    assert budget == 78
+    assert_estimate(qid, budget, "compute")  # FLOPs, so "78 FLOP" and a bare 78 both read
+    BANK.assert_field_states(qid, "explanation", "9.75", "78")
+
+
+def test_estimate_fused_chain_time() -> None:
+    qid = "cmp-est-fused-chain-time"
+    elements, flops_per_element = 2**28, 160
+    traffic = elements * FP32_READ_AND_WRITE
+    memory_s = traffic / HBM_BYTES_PER_S
+    math_s = elements * flops_per_element / A100_FP32_FLOPS
+    assert f"{traffic / 1e9:.2f}" == "2.15" and f"{memory_s * 1e3:.2f}" == "1.07"
+    assert f"{elements * flops_per_element / 1e9:.0f}" == "43"
+    roofline_s = max(memory_s, math_s)  # attainable time: the slower of the two roofs
+    assert roofline_s == math_s  # past the 78-FLOP budget: compute-bound
+    assert f"{roofline_s * 1e3:.1f}" == "2.2"
+    assert_estimate(qid, roofline_s, "time")
+    # Unfused, each of the 160 one-FLOP kernels is memory-bound and moves the same traffic.
+    assert round(flops_per_element * memory_s * 1e3) == 172
+    BANK.assert_field_states(qid, "explanation", "1.07 ms", "2.2 ms", "172 ms")

@@ -10,14 +10,18 @@ rests on is modelled from the PyTorch 2.x source and docs:
 * each worker gets its own replica of an IterableDataset and iterates it in full unless
   ``__iter__`` shards by ``get_worker_info()``.
 
-Stdlib + PyYAML only.
+The estimate questions' answers are read with bot.content.estimates, as a player's would be,
+and compared with the value recomputed here.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 
 import pytest
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import FactBank
 
@@ -97,3 +101,70 @@ def test_iterable_dataset_duplicates() -> None:
     sharded = [r for w in range(workers) for r in stream[w * per : min((w + 1) * per, records)]]
     assert sorted(sharded) == stream
     BANK.assert_right_states(qid, str(len(naive)))
+
+
+# Estimates: the true value recomputed from the PyTorch source's rules and the prompt's numbers, and
+# the bank's answer, read as a player's would be, within the question's tolerance.
+
+
+def assert_estimate(qid: str, truth: float, dimension: Dimension) -> dict:
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    factor = Tolerance.parse(q["tolerance"]).factor
+    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
+    return q
+
+
+def distributed_num_samples(dataset_len: int, replicas: int, drop_last: bool) -> int:
+    """DistributedSampler.__init__ (torch/utils/data/distributed.py)."""
+    if drop_last and dataset_len % replicas != 0:
+        return math.ceil((dataset_len - replicas) / replicas)
+    return math.ceil(dataset_len / replicas)
+
+
+def batches(samples: int, batch_size: int, drop_last: bool) -> int:
+    """BatchSampler.__len__ (torch/utils/data/sampler.py)."""
+    return samples // batch_size if drop_last else (samples + batch_size - 1) // batch_size
+
+
+def test_estimate_steps_per_epoch() -> None:
+    qid = "dl-est-steps-per-epoch"
+    dataset_len, ranks, batch_size = 1_281_167, 64, 32
+    per_rank = distributed_num_samples(dataset_len, ranks, drop_last=False)
+    assert per_rank == 20019
+    assert per_rank * ranks - dataset_len == 49  # padding with repeated samples
+    steps = batches(per_rank, batch_size, drop_last=False)
+    assert steps == 626
+    assert_estimate(qid, steps, "count")
+    # With drop_last=True in the sampler and the loader: the tail is cut instead.
+    dropped = distributed_num_samples(dataset_len, ranks, drop_last=True)
+    assert dropped * ranks <= dataset_len
+    assert batches(dropped, batch_size, drop_last=True) == 625
+    BANK.assert_field_states(qid, "explanation", "20019", "49", "626", "625")
+
+
+def test_estimate_h2d_copy_time() -> None:
+    qid = "dl-est-h2d-copy-time"
+    batch_bytes = 512 * 3 * 224 * 224 * 1  # uint8
+    assert round(batch_bytes / 1e6) == 77
+    link = 25e9  # bytes per second, given in the prompt
+    seconds = batch_bytes / link
+    assert f"{seconds * 1e3:.1f}" == "3.1"
+    assert_estimate(qid, seconds, "time")
+    assert f"{4 * batch_bytes / link * 1e3:.1f}" == "12.3"  # the same batch as float32
+    BANK.assert_field_states(qid, "explanation", "77 MB", "3.1 ms", "12.3 ms")
+
+
+def test_estimate_cow_memory_growth() -> None:
+    qid = "dl-est-cow-growth"
+    paths, bytes_per_str, workers = 20_000_000, 130, 12
+    # The prompt's 130 bytes: an 80-character ASCII str on CPython 3.11 is 129 bytes.
+    if sys.version_info[:2] == (3, 11):
+        assert sys.getsizeof("a" * 80) == 129
+    per_worker = paths * bytes_per_str  # every touched object's page is copied into the worker
+    assert per_worker == 2_600_000_000
+    extra = workers * per_worker  # the docs: number of workers * size of parent process
+    assert round(extra / 1e9) == 31
+    assert_estimate(qid, extra, "memory")
+    BANK.assert_field_states(qid, "explanation", "2.6 GB", "31 GB")

@@ -4,13 +4,18 @@ all three languages.
 
 Sources of the inputs (see the bank's comments): arXiv 2205.14135 (Algorithm 0/1, Sec. 2.2),
 arXiv 2307.08691 (Sec. 3.1, Sec. 4.1), arXiv 2407.08608 (Sec. 3.1, Pingpong scheduling),
-arXiv 1805.02867 (Algorithm 3).
+arXiv 1805.02867 (Algorithm 3); for the estimates also Sec. 2.1 of 2205.14135 (A100 HBM
+1.5-2.0 TB/s) and flops() in the FlashAttention repository's
+benchmarks/benchmark_flash_attention.py.
+Estimate answers are read with bot.content.estimates and checked within their tolerance.
 """
 
 from __future__ import annotations
 
 import math
 import struct
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import FactBank
 
@@ -98,3 +103,69 @@ def test_online_softmax_rescaling_is_exact() -> None:
     assert m == max(scores)
     assert math.isclose(running, sum(math.exp(x - m) for x in scores), rel_tol=1e-12)
     assert "exp(m − m_new)" in BANK.right("fa-online-softmax-rescale")["en"]
+
+
+# Estimates: the true value recomputed from the papers' counts and the prompt's numbers, and the
+# bank's answer, read as a player's would be, within the question's tolerance.
+
+TERA = 10**12
+
+
+def attention_flops(batch: int, seqlen: int, head_dim: int, heads: int, causal: bool) -> float:
+    """FlashAttention-2 §4.1 and flops() in the repository's benchmark: the forward count."""
+    forward = 4 * batch * seqlen**2 * head_dim * heads
+    return forward / 2 if causal else forward
+
+
+def assert_estimate(qid: str, truth: float, dimension: Dimension) -> dict:
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    factor = Tolerance.parse(q["tolerance"]).factor
+    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
+    return q
+
+
+def test_estimate_forward_flops() -> None:
+    qid = "fa-est-forward-flops"
+    flops = attention_flops(batch=8, seqlen=4096, head_dim=128, heads=32, causal=False)
+    assert flops == 2_199_023_255_552
+    assert f"{flops / TERA:.1f}" == "2.2"
+    assert_estimate(qid, flops, "compute")
+    per_head = 4 * 4096**2 * 128
+    assert f"{per_head / 1e9:.1f}" == "8.6" and 8 * 32 == 256
+    BANK.assert_field_states(qid, "explanation", "8.6 GFLOP", "256", "2.2 TFLOP", "2.5")
+
+
+def test_estimate_causal_train_time() -> None:
+    qid = "fa-est-causal-train-time"
+    full = attention_flops(batch=2, seqlen=8192, head_dim=128, heads=32, causal=False)
+    forward = attention_flops(batch=2, seqlen=8192, head_dim=128, heads=32, causal=True)
+    train = forward + 2.5 * forward  # the benchmark's mode="fwd_bwd": 3.5 * f
+    assert full == 2 * forward and f"{forward / TERA:.1f}" == "1.1"
+    assert f"{train / TERA:.2f}" == "3.85"
+    seconds = train / (300 * TERA)
+    assert f"{seconds * 1e3:.1f}" == "12.8"
+    assert_estimate(qid, seconds, "time")
+    # Mistakes the explanation names: no causal halving (x2), forward only.
+    assert f"{3.5 * full / (300 * TERA) * 1e3:.1f}" == "25.7"
+    assert f"{forward / (300 * TERA) * 1e3:.1f}" == "3.7"
+    BANK.assert_field_states(qid, "explanation", "1.1 TFLOP", "3.85 TFLOP", "12.8 ms", "25.7 ms")
+    BANK.assert_field_states(qid, "explanation", "3.7 ms")
+
+
+def test_estimate_standard_attention_traffic() -> None:
+    qid = "fa-est-standard-sp-traffic"
+    batch, heads, n, head_dim = 2, 32, 4096, 128
+    per_matrix = n * n * FP16_BYTES  # S or P for one head
+    assert per_matrix == 32 * MIB
+    # Algorithm 0: write S, read S (softmax), write P, read P (PV).
+    passes = 4
+    traffic = passes * per_matrix * batch * heads
+    assert traffic == 8 * GIB
+    seconds = traffic / 2e12  # the prompt's 2 TB/s, the top of the paper's 1.5-2.0 TB/s
+    assert f"{traffic / 1e9:.1f}" == "8.6" and f"{seconds * 1e3:.1f}" == "4.3"
+    assert_estimate(qid, seconds, "time")
+    matmul_s = attention_flops(batch, n, head_dim, heads, causal=False) / (312 * TERA)
+    assert f"{matmul_s * 1e3:.1f}" == "1.8" and matmul_s < seconds
+    BANK.assert_field_states(qid, "explanation", "32 MiB", "8 GiB", "4.3 ms", "1.8 ms")

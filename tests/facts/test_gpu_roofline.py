@@ -3,9 +3,14 @@
 Every number that a compute question's right choice states is recomputed here from the
 inputs given in the prompt (and the hardware figures of the cited NVIDIA documents), then
 looked up in the English, Hindi and Bengali text of that choice.
+
+Each estimate question's answer (kind: estimate) is recomputed the same way, read with
+``bot.content.estimates.read`` and compared with the computed value within its tolerance.
 """
 
 import math
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import LANGS, NUMBER_OR_PERCENT, FactBank
 
@@ -109,3 +114,50 @@ def test_register_limited_occupancy():
     assert regs_per_sm // max_threads == 32  # registers per thread for 100% occupancy
     BANK.assert_right_states("roof-register-occupancy", f"{occupancy:.0f}%", f"{blocks}")
     BANK.assert_no_wrong_states("roof-register-occupancy", "50%")
+
+
+# --- Estimates ---------------------------------------------------------------------------------
+
+
+def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
+    """An estimate question's answer, read in its dimension, is the computed value (to the
+    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
+    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+
+
+def test_estimate_gemm_math_time():
+    n = 8192
+    flops = 2 * n**3  # a multiply and an add per multiply-add (Matrix Multiplication guide)
+    seconds = flops / A100_FP16_DENSE_FLOPS
+    assert f"{flops:.2g}" == "1.1e+12" and f"{seconds * 1e3:.2f}" == "3.52"
+    assert_estimate("roof-est-gemm-math-time", seconds, "time")
+    BANK.assert_field_states("roof-est-gemm-math-time", "explanation", "3.5", "8192", "312")
+
+
+def test_estimate_resident_threads():
+    sms = 108  # A100, GPU Performance Background guide
+    warps_per_sm = 64  # compute capability 8.0, CUDA Programming Guide (technical specifications)
+    assert warps_per_sm * WARP_SIZE == 2048  # the guide's resident threads per SM
+    threads = sms * warps_per_sm * WARP_SIZE
+    assert threads == 221_184 and sms * warps_per_sm == 6912
+    assert_estimate("roof-est-resident-threads", threads, "count", rel=0)
+    BANK.assert_field_states("roof-est-resident-threads", "explanation", "221184", "6912")
+
+
+def test_estimate_wave_quantization():
+    sms = 108  # 1 tile of 256x128 per SM at a time: a wave is 108 tiles (Matrix Mult. guide)
+    rows, cols, tile_rows, tile_cols = 2304, 1664, 256, 128
+    assert rows % tile_rows == 0 and cols % tile_cols == 0  # no tile quantization on top
+    tiles = (rows // tile_rows) * (cols // tile_cols)
+    waves = math.ceil(tiles / sms)
+    busy = 100 * tiles / (waves * sms)
+    assert (tiles, waves, waves * sms - sms) == (117, 2, 108)
+    assert tiles - sms == 9  # the tail wave
+    assert round(busy) == 54
+    assert (rows // tile_rows) * (1536 // tile_cols) == sms  # 1536 columns: exactly one wave
+    assert_estimate("roof-est-wave-quantization", busy, "ratio")
+    BANK.assert_field_states("roof-est-wave-quantization", "explanation", "117", "216", "54%")

@@ -9,6 +9,10 @@ Inputs and their sources (see the bank's comments):
 - OPT-13B per-token KV: 2 × 5120 × 40 × 2 bytes, "800 KB" (vLLM arXiv 2309.06180 Sec. 3).
 - Existing systems keep 20.4%–38.2% of KV memory for token states (vLLM Sec. 1, Fig. 2).
 - Speculative decoding: E[tokens] = (1 − α^(γ+1)) / (1 − α) (arXiv 2211.17192 Eq. 1).
+
+Estimates (kind: estimate): their answers are recomputed from the same sources (and the
+Llama 3.1 405B model_args of meta-llama/llama-models), read with ``bot.content.estimates.read``
+and compared with the computed value within the question's tolerance.
 """
 
 from __future__ import annotations
@@ -16,6 +20,8 @@ from __future__ import annotations
 import math
 import struct
 from fractions import Fraction
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import FactBank
 
@@ -121,3 +127,58 @@ def test_speculative_expected_tokens() -> None:
     assert 1 - alpha ** (gamma + 1) == Fraction("0.67232")
     BANK.assert_right_states("kv-speculative-expected-tokens", "3.36")
     BANK.assert_no_wrong_states("kv-speculative-expected-tokens", "3.36", langs=("en",))
+
+
+# --- Estimates ---------------------------------------------------------------------------------
+
+A100_80GB_BW = 2039e9  # bytes/s, NVIDIA GPU Performance Background guide
+BF16_BYTES = 2  # 1 sign + 8 exponent + 7 mantissa bits
+
+
+def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
+    """An estimate question's answer, read in its dimension, is the computed value (to the
+    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
+    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+
+
+def test_estimate_opt13b_token_capacity() -> None:
+    gpu, params = 40e9, 13e9  # vLLM Sec. 1: a 13B model on an A100 with 40GB
+    weights = params * FP16_BYTES
+    assert weights == 26e9 and weights / gpu == 0.65  # "approximately 65%" for the weights
+    per_token = 2 * 5120 * 40 * FP16_BYTES  # vLLM Sec. 3, OPT-13B: "800 KB"
+    assert per_token == 800 * KIB
+    tokens = (gpu - weights) / per_token
+    assert round(tokens) == 17_090
+    assert round(tokens / 2048) == 8  # requests at OPT's maximum length
+    assert_estimate("kv-est-opt13b-token-capacity", tokens, "count")
+    BANK.assert_field_states("kv-est-opt13b-token-capacity", "explanation", "17090", "819200")
+
+
+def test_estimate_decode_step_time() -> None:
+    params = 6.7e9  # LLaMA-7B, LLaMA Table 2
+    weight_bytes = params * FP16_BYTES
+    seconds = weight_bytes / A100_80GB_BW  # every weight read once per decode step at batch 1
+    assert f"{weight_bytes / 1e9:.1f}" == "13.4"
+    assert f"{seconds * 1e3:.1f}" == "6.6"
+    assert round(1 / seconds) == 152  # tokens per second, the ceiling for one sequence
+    assert_estimate("kv-est-decode-step-time", seconds, "time")
+    BANK.assert_field_states("kv-est-decode-step-time", "explanation", "13.4", "6.6 ms", "152")
+
+
+def test_estimate_llama31_405b_context() -> None:
+    # meta-llama/llama-models, models/llama3_1/api/sku_list.py: the 405B model_args
+    dim, layers, heads, kv_heads, context = 16384, 126, 128, 8, 131072
+    head_dim = dim // heads
+    assert head_dim == 128
+    per_token = kv_bytes_per_token(layers, kv_heads, head_dim, BF16_BYTES)
+    assert per_token == 516_096
+    total = per_token * context
+    assert f"{total / 1e9:.1f}" == "67.6"
+    mha = kv_bytes_per_token(layers, heads, head_dim, BF16_BYTES) * context
+    assert mha // total == heads // kv_heads == 16 and round(mha / 1e9) == 1082
+    assert_estimate("kv-est-llama31-405b-context", total, "memory")
+    BANK.assert_field_states("kv-est-llama31-405b-context", "explanation", "516096", "67.6 GB")

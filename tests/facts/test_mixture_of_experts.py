@@ -10,11 +10,16 @@ Sources:
   hidden_dim 14336, n_heads 32, n_kv_heads 8, vocab_size 32000, num_experts 8,
   top_k_experts 2 (SwiGLU experts: three dim x hidden_dim matrices; separate input
   embedding and output head; RMSNorm weights of size dim).
+- DeepSeek-V3 (arXiv 2412.19437, deepseek-ai/DeepSeek-V3 README): 671B total and 37B
+  activated parameters, 14.8T tokens, 2.664M H800 GPU hours; C = 6N per training token
+  (arXiv 2001.08361). Estimate answers are read with ``bot.content.estimates.read``.
 """
 
 from __future__ import annotations
 
 import math
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import LANGS, FactBank
 
@@ -115,3 +120,54 @@ def test_mixtral_active_parameters() -> None:
     BANK.assert_some_wrong_states(qid, billions(shared + expert_total / 8))  # 7.2B
     BANK.assert_some_wrong_states(qid, billions(shared + expert_total / 2))  # 24.2B
     BANK.assert_some_wrong_states(qid, billions(total))  # 46.7B
+
+
+# --- Estimates ---------------------------------------------------------------------------------
+
+
+def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
+    """An estimate question's answer, read in its dimension, is the computed value (to the
+    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
+    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+
+
+# DeepSeek-V3 (arXiv 2412.19437 abstract; deepseek-ai/DeepSeek-V3 README): 671B parameters, 37B
+# activated per token, pre-trained on 14.8T tokens in 2.664M H800 GPU hours.
+DEEPSEEK_TOTAL, DEEPSEEK_ACTIVE = 671e9, 37e9
+DEEPSEEK_TOKENS, DEEPSEEK_GPU_HOURS = 14.8e12, 2.664e6
+
+
+def test_estimate_deepseek_active_share() -> None:
+    share = 100 * DEEPSEEK_ACTIVE / DEEPSEEK_TOTAL
+    assert f"{share:.1f}" == "5.5" and f"{share / 100:.3f}" == "0.055"
+    assert round(DEEPSEEK_TOTAL / DEEPSEEK_ACTIVE) == 18
+    assert_estimate("moe-est-deepseek-active-share", share, "ratio")
+    BANK.assert_field_states("moe-est-deepseek-active-share", "explanation", "5.5%", "18")
+
+
+def test_estimate_mixtral_expert_params() -> None:
+    dim, hidden, layers, experts = 4096, 14336, 32, 8  # Mixtral Table 1
+    per_expert = 3 * dim * hidden  # SwiGLU expert: w1, w2, w3
+    assert per_expert == 176_160_768
+    expert_total, _, _ = mixtral_parameters()
+    assert expert_total == layers * experts * per_expert
+    assert f"{expert_total / 1e9:.1f}B" == "45.1B"
+    assert 2 * dim * hidden / per_expert == 2 / 3  # a 2-matrix MLP, the explanation's trap
+    assert_estimate("moe-est-mixtral-expert-params", per_expert, "count")
+    BANK.assert_field_states("moe-est-mixtral-expert-params", "explanation", "1.76e8", "45.1B")
+
+
+def test_estimate_deepseek_gpu_throughput() -> None:
+    flops = 6 * DEEPSEEK_ACTIVE * DEEPSEEK_TOKENS  # C = 6N per training token (arXiv 2001.08361)
+    gpu_seconds = DEEPSEEK_GPU_HOURS * 3600
+    rate = flops / gpu_seconds
+    assert f"{flops:.1e}" == "3.3e+24" and f"{gpu_seconds:.1e}" == "9.6e+09"
+    assert f"{rate:.1e}" == "3.4e+14"
+    total_rate = 6 * DEEPSEEK_TOTAL * DEEPSEEK_TOKENS / gpu_seconds  # the trap: every parameter
+    assert round(total_rate / 1e12, -2) == 6200
+    assert_estimate("moe-est-deepseek-gpu-throughput", rate, "compute rate")
+    BANK.assert_field_states("moe-est-deepseek-gpu-throughput", "explanation", "340", "6200")

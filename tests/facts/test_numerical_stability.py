@@ -3,7 +3,10 @@
 Every number that a compute question's right choice states is computed here from first
 principles (IEEE binary16 through ``struct``'s ``'e'`` format, FP8 by decoding every bit
 pattern from its layout), and the test asserts that the literal appears in the right choice
-in every language. Stdlib + PyYAML only.
+in every language. Stdlib + PyYAML (and the bot's estimate reader) only.
+
+Estimate answers (kind: estimate) are recomputed the same way (BF16 by PyTorch's
+round_to_nearest_even) and read with ``bot.content.estimates.read``.
 """
 
 from __future__ import annotations
@@ -12,6 +15,8 @@ import math
 import struct
 
 import pytest
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import LANGS, FactBank, fp16
 
@@ -165,3 +170,63 @@ def test_fp16_catastrophic_cancellation() -> None:
     assert f"{2**-9:.7f}" == "0.0019531"
     for literal in ("0.0010004", "0.0019531"):
         assert any(literal in c["en"] for c in BANK.wrong(qid))
+
+
+# --- Estimates ---------------------------------------------------------------------------------
+
+
+def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
+    """An estimate question's answer, read in its dimension, is the computed value (to the
+    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
+    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+
+
+def bf16(x: float) -> float:
+    """Round to bfloat16 as PyTorch does: to float32, then round_to_nearest_even on the top 16
+    bits (c10/util/BFloat16.h: rounding_bias = ((U32 >> 16) & 1) + 0x7FFF)."""
+    (u32,) = struct.unpack("<I", struct.pack("<f", x))
+    rounding_bias = ((u32 >> 16) & 1) + 0x7FFF
+    top = (u32 + rounding_bias) >> 16
+    return struct.unpack("<f", struct.pack("<I", (top << 16) & 0xFFFFFFFF))[0]
+
+
+def test_estimate_fp8_scale() -> None:
+    e5m2_max = max(fp8_values(5, 2, ieee=True))
+    assert e5m2_max == 57344.0
+    margin, amax = 0, 3.5  # DelayedScaling's default margin
+    scale = e5m2_max / amax / 2**margin  # amax * scale = 2^-margin * FP8 max (TE recipe.h)
+    assert scale == 16384 == 2**14
+    assert e5m2_max / amax / 2**1 == scale / 2  # margin 1 halves it
+    assert_estimate("ns-est-fp8-scale", scale, "count", rel=0)
+    BANK.assert_field_states("ns-est-fp8-scale", "explanation", "16384", "2^14")
+
+
+def test_estimate_bf16_count_stall() -> None:
+    assert bf16(1 + 2**-7) == 1 + 2**-7 and bf16(1 + 2**-9) == 1  # 7 stored mantissa bits
+    counter = 0.0
+    for _ in range(1000):
+        following = bf16(counter + 1.0)
+        if following == counter:
+            break
+        counter = following
+    assert counter == 256 == 2**8
+    assert bf16(257.0) == 256 and bf16(258.0) == 258 and bf16(259.0) == 260  # ties to even
+    assert_estimate("ns-est-bf16-count-stall", counter, "count", rel=0)
+    BANK.assert_field_states("ns-est-bf16-count-stall", "explanation", "256", "257", "258")
+
+
+def test_estimate_fp16_exp_underflow() -> None:
+    smallest = struct.unpack("<e", bytes.fromhex("0100"))[0]  # binary16, mantissa 1, exponent 0
+    assert smallest == 2.0**-24 == 2.0 ** (1 - 15 - 10)
+    assert fp16(2.0**-25) == 0.0 and fp16(2.0**-25 * (1 + 2**-20)) == smallest  # the tie to even
+    gap = 25 * math.log(2)
+    assert f"{gap:.1f}" == "17.3"
+    assert fp16(math.exp(-(gap - 1e-6))) == smallest and fp16(math.exp(-(gap + 1e-6))) == 0.0
+    fp32_smallest = struct.unpack("<f", struct.pack("<I", 1))[0]
+    assert fp32_smallest == 2.0**-149 and round(150 * math.log(2)) == 104
+    assert_estimate("ns-est-fp16-exp-underflow", gap, "count")
+    BANK.assert_field_states("ns-est-fp16-exp-underflow", "explanation", "17.3", "104")

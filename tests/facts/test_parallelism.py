@@ -8,13 +8,19 @@ asserted in all three languages:
 - Narayanan et al., arXiv 2104.04473, sections 2.2.1, 2.2.2, 3.1 and 3.3.1
   (bubble time fraction, interleaved schedule, m = B / (b * d), p * t * d = n).
 
-Standard library and PyYAML only.
+Standard library and PyYAML only (and the bot's estimate reader).
+
+Estimate answers (kind: estimate) are recomputed from the same papers and read with
+``bot.content.estimates.read``.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from fractions import Fraction
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import LANGS, FactBank
 
@@ -109,3 +115,47 @@ def test_microbatches_per_pipeline() -> None:
     # distractors: forgetting d, forgetting b, dividing by the model-parallel size
     wrong = {int(c["en"].split()[0]) for c in BANK.wrong("par-ptdp-microbatches")}
     assert wrong == {B // b, B // d, B // (b * t * p)} == {1024, 256, 8}
+
+
+# --- Estimates ---------------------------------------------------------------------------------
+
+
+def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
+    """An estimate question's answer, read in its dimension, is the computed value (to the
+    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
+    q = BANK.question(qid)
+    assert q["kind"] == "estimate" and "choices" not in q, qid
+    answer = read(q["answer"], dimension).value
+    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
+    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+
+
+def test_estimate_megatron_aggregate() -> None:
+    gpus, baseline, efficiency = 512, 39e12, 0.76  # 1909.08053, abstract
+    aggregate = gpus * baseline * efficiency
+    assert round(gpus * baseline / 1e15) == 20
+    assert f"{aggregate / 1e15:.1f}" == "15.2"  # the paper reports 15.1 PFLOPs
+    assert_estimate("par-est-megatron-aggregate", aggregate, "compute rate")
+    BANK.assert_field_states("par-est-megatron-aggregate", "explanation", "15.2", "15.1")
+
+
+def test_estimate_tp_allreduce_size() -> None:
+    global_batch, data_parallel = 512, 64  # 1909.08053, section 5.1
+    b = global_batch // data_parallel
+    s, h, fp16_bytes = 1024, 3072, 2  # sequences of 1024 (section 4.2); 8.3B: hidden 3072 (Table 1)
+    assert b == 8
+    size = b * s * h * fp16_bytes  # the full b x s x h output, not a 1/t slice
+    assert size == 50_331_648 and f"{size / 1e6:.1f}" == "50.3"
+    assert_estimate("par-est-tp-allreduce-size", size, "memory")
+    BANK.assert_field_states("par-est-tp-allreduce-size", "explanation", "50.3 MB")
+
+
+def test_estimate_gpt3_training_days() -> None:
+    P, T, n, X = 175e9, 300e9, 1024, 140e12  # 2104.04473, section 5.1
+    flops = 8 * T * P  # forward 2P, backward 4P, recomputed forward 2P per token (Eq. 3, 4)
+    seconds = flops / (n * X)
+    assert f"{flops:.1e}" == "4.2e+23" and f"{seconds:.1e}" == "2.9e+06"
+    assert round(seconds / 86400) == 34  # the paper's 34 days
+    assert round(6 * T * P / (n * X) / 86400) == 25  # without recomputation
+    assert_estimate("par-est-gpt3-training-days", seconds, "time")
+    BANK.assert_field_states("par-est-gpt3-training-days", "explanation", "34", "25")

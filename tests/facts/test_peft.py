@@ -12,13 +12,25 @@ asserted in the English, Hindi and Bengali text of that choice:
   parameter; double quantization (8-bit constants, second-level blocksize 256) costs
   8/64 + 32/(64 * 256) bits per parameter.
 
-Standard library and PyYAML only. Exact arithmetic uses fractions.Fraction.
+The estimate questions (kind: estimate) are recomputed from their sources and their `answer`,
+read as the bot reads it (bot.content.estimates.read), must lie within the question's tolerance:
+
+- QLoRA, arXiv 2305.14314, Section 2: LoRA weights at the common 0.2% of a 7B LLaMA take 26 MB;
+- LoRA, arXiv 2106.09685, Section 4.2, footnote 5: 32.5 tokens/s per V100 for full fine-tuning
+  against 43.1 for LoRA on GPT-3 175B (the paper's "25% speedup"); footnote 4 and Section 7.1:
+  a r = 4 W_q/W_v checkpoint is about 35 MB against 350 GB, 100 adapters 354 GB against 35 TB;
+- GPT-3, arXiv 2005.14165, Table 2.1: 96 layers, d_model 12288.
+
+Standard library and PyYAML only, plus the bot's own estimate reader. Exact arithmetic uses
+fractions.Fraction.
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import GROUPED_NUMBER, FactBank
 
@@ -90,3 +102,65 @@ def test_qlora_65b_base_memory() -> None:
     headroom = 48 - base_gb
     assert f"{float(headroom):.1f}" == "14.5"
     BANK.assert_field_states("peft-qlora-65b-memory", "explanation", "14.5", "4.5", "33.5")
+
+
+# --- Estimates ---------------------------------------------------------------------------
+
+
+def assert_estimate(qid: str, computed: float, dimension: Dimension) -> None:
+    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
+    question = BANK.question(qid)
+    assert question["kind"] == "estimate", qid
+    truth = read(question["answer"], dimension).value
+    factor = Tolerance.parse(question["tolerance"]).factor
+    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+
+
+def test_estimate_adapter_weights_7b() -> None:
+    qid = "peft-est-adapter-weights-7b"
+    adapter_params = Fraction("0.002") * 7 * 10**9
+    assert adapter_params == 14 * 10**6
+    adapter_bytes = adapter_params * 2  # 16-bit weights
+    assert adapter_bytes == 28 * 10**6
+    assert_estimate(qid, float(adapter_bytes), "memory")
+    # The paper's 26 MB counts LLaMA 7B's 6.7B parameters; it is inside the tolerance too.
+    assert f"{float(Fraction('0.002') * Fraction('6.7e9') * 2) / 1e6:.1f}" == "26.8"
+    assert_estimate(qid, 26e6, "memory")
+    BANK.assert_field_states(qid, "explanation", "28", "26", "567", "5,048")
+
+
+def test_estimate_lora_time_saving() -> None:
+    qid = "peft-est-lora-time-saving"
+    full_ft, lora = Fraction("32.5"), Fraction("43.1")  # tokens/s per V100 GPU
+    saving = 1 - full_ft / lora  # time per token is the inverse of throughput
+    assert f"{float(saving):.3f}" == "0.246"
+    assert_estimate(qid, float(saving * 100), "ratio")
+    assert round(float(saving * 100)) == 25  # the paper's "25% speedup"
+    assert f"{float(lora / full_ft):.2f}" == "1.33"
+    # Skipping weight gradients saves at most a third: backward = 2 x forward, half of it for
+    # the weights (arXiv 2104.04473).
+    forward = Fraction(1)
+    backward = 2 * forward
+    assert (backward / 2) / (forward + backward) == Fraction(1, 3) > saving
+    BANK.assert_field_states(qid, "explanation", "24.6", "0.246", "1.33", "25")
+
+
+def test_estimate_gpt3_adapter_checkpoint() -> None:
+    qid = "peft-est-gpt3-adapter-checkpoint"
+    layers, d_model, r = 96, 12288, 4
+    matrices = 2 * layers  # W_q and W_v in every layer
+    per_matrix = r * (d_model + d_model)  # B: d x r, A: r x d
+    assert per_matrix == 98_304
+    params = per_matrix * matrices
+    assert params == 2 * matrices * d_model * r == 18_874_368  # |Theta| = 2 x L x d_model x r
+    checkpoint = params * 2  # FP16
+    assert f"{checkpoint / 1e6:.1f}" == "37.7"
+    assert_estimate(qid, checkpoint, "memory")
+    # The paper's rounded 35 MB is within the tolerance, and about 10,000x below 350 GB.
+    assert_estimate(qid, 35e6, "memory")
+    assert round(350e9 / 35e6) == 10_000
+    # 100 adapters beside one base copy: 350 GB + 100 x 35 MB, against 100 full copies.
+    assert 350e9 + 100 * 35e6 == 353.5e9 and 100 * 350e9 == 35e12
+    BANK.assert_field_states(
+        qid, "explanation", "98,304", "192", "18,874,368", "37.7", "354", "10,000"
+    )

@@ -4,7 +4,16 @@ The torch.profiler schedule questions are checked against a stdlib re-implementa
 `torch.profiler.schedule` and of the action transitions of `torch.profiler.profile`
 (torch/profiler/profiler.py: `schedule_fn`, `profile.step`, `action_map`); the CUDA event
 question recomputes the throughput from the numbers in its prompt.
+
+The estimate questions (kind: estimate) are recomputed from their sources, and their `answer`,
+read as the bot reads it (bot.content.estimates.read), must lie within the question's tolerance:
+cudaEventElapsedTime's resolution of around 0.5 microseconds (CUDA Runtime API, event management),
+`elapsed_time` in milliseconds (torch.cuda.Event), the A100 datasheet (312 TFLOPS dense BF16, 624
+with sparsity, 2039 GB/s on the 80GB SXM), and MFU as defined by PaLM (arXiv 2204.02311, Section
+4.1 and Appendix B) with about 6N training FLOPs per token (arXiv 2001.08361, Section 2.1).
 """
+
+from bot.content.estimates import Tolerance, read
 
 from .support import NUMBER, FactBank
 
@@ -96,3 +105,60 @@ def test_event_timed_matmul_throughput():
     assert round(flops / elapsed_ms / 1e12, 2) == 0.25  # value read as seconds
     assert round(tflops / 2) == 125  # multiply-add counted as 1 FLOP
     assert round(tflops / iters) == 25  # loop factor dropped
+
+
+# --- Estimates ----------------------------------------------------------------------------
+
+A100_BF16_DENSE = 312e12  # FLOP/s
+A100_80GB_HBM = 2039e9  # B/s
+
+
+def assert_estimate(qid, computed, dimension):
+    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
+    question = BANK.question(qid)
+    assert question["kind"] == "estimate", qid
+    truth = read(question["answer"], dimension).value
+    factor = Tolerance.parse(question["tolerance"]).factor
+    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+
+
+def test_estimate_event_resolution():
+    qid = "prof-est-event-resolution"
+    resolution = 0.5e-6  # s, cudaEventElapsedTime
+    shortest = resolution / 0.01  # at most 1% error
+    assert round(shortest * 1e6, 9) == 50
+    assert_estimate(qid, shortest, "time")
+    assert round(shortest * 1e3, 9) == 0.05  # what elapsed_time reports, in ms
+    assert round(resolution / 5e-6, 9) == 0.1  # a single 5 us kernel: about 10% off
+    BANK.assert_field_states(qid, "explanation", "50", "0.05", "5", "10")
+
+
+def test_estimate_clone_bandwidth():
+    qid = "prof-est-clone-bandwidth"
+    tensor_bytes = 2**28 * 4  # FP32
+    assert tensor_bytes == 2**30
+    moved = 2 * tensor_bytes  # a copy reads every byte once and writes it once
+    seconds = 1.2e-3  # elapsed_time returns milliseconds
+    bandwidth = moved / seconds
+    assert round(bandwidth / 1e9) == 1790
+    assert_estimate(qid, bandwidth, "bandwidth")
+    assert round(bandwidth / A100_80GB_HBM * 100) == 88
+    # The traps: counting only the read halves it; reading 1.2 as seconds is 1000x too small.
+    assert round(tensor_bytes / seconds / 1e9) == 895
+    assert round(moved / 1.2 / 1e9, 2) == 1.79
+    BANK.assert_field_states(qid, "explanation", "1.074", "2.147", "1.79", "88", "2039", "1000")
+
+
+def test_estimate_mfu():
+    qid = "prof-est-mfu"
+    params, tokens, step_s = 7e9, 16384, 4.9
+    flops = 6 * params * tokens  # about 6N training FLOPs per token
+    assert f"{flops:.2e}" == "6.88e+14"
+    achieved = flops / step_s
+    assert f"{achieved:.2e}" == "1.40e+14"
+    mfu = achieved / A100_BF16_DENSE * 100
+    assert round(mfu) == 45
+    assert_estimate(qid, mfu, "ratio")
+    # Taking the 624 TFLOPS sparsity figure as the peak halves it.
+    assert round(achieved / (2 * A100_BF16_DENSE) * 100, 1) == 22.5
+    BANK.assert_field_states(qid, "explanation", "6.88", "45", "46.2", "30.2", "624", "22.5")

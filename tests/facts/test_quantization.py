@@ -11,13 +11,26 @@ asserted in the English, Hindi and Bengali text of that choice:
 - int4 weights packed 2 per byte with one scale per group: Transformers concept guide
   (int4 packing, per-group granularity).
 
-Standard library and PyYAML only. Exact arithmetic uses fractions.Fraction.
+The estimate questions (kind: estimate) are recomputed from their sources and their `answer`,
+read as the bot reads it (bot.content.estimates.read), must lie within the question's tolerance:
+
+- SmoothQuant, arXiv 2211.10438, Section 5.4 and Table 9: MT-NLG 530B in INT8 on 8 A100 80GB
+  (527 GB measured) against FP16 on 16 (1040 GB);
+- LLM.int8(), arXiv 2208.07339, Section 3.2: at most 7 outlier feature dimensions up to 13B
+  parameters; OPT, arXiv 2205.01068, Table 1: OPT-13B has d_model 5120;
+- AWQ, arXiv 2306.00978, Figure 3: W4A16 raises the arithmetic intensity of decoding 4x; A100
+  datasheet: 312 TFLOPS dense FP16, 2039 GB/s on the 80GB SXM.
+
+Standard library and PyYAML only, plus the bot's own estimate reader. Exact arithmetic uses
+fractions.Fraction.
 """
 
 from __future__ import annotations
 
 import math
 from fractions import Fraction
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import NUMBER, FactBank
 
@@ -102,3 +115,58 @@ def test_int4_group128_memory() -> None:
         assert f"{float(value):.2f}" == literal, (literal, float(value))
         BANK.assert_some_wrong_states("quant-int4-group128-memory", literal)
     BANK.assert_field_states("quant-int4-group128-memory", "explanation", "4.125", "4.25", "512")
+
+
+# --- Estimates ---------------------------------------------------------------------------
+
+
+def assert_estimate(qid: str, computed: float, dimension: Dimension) -> None:
+    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
+    question = BANK.question(qid)
+    assert question["kind"] == "estimate", qid
+    truth = read(question["answer"], dimension).value
+    factor = Tolerance.parse(question["tolerance"]).factor
+    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+
+
+def test_estimate_mtnlg_int8_weights() -> None:
+    qid = "quant-est-mtnlg-int8-weights"
+    params = 530 * 10**9
+    int8_bytes = params * 1
+    fp16_bytes = params * 2
+    assert (int8_bytes, fp16_bytes) == (530 * 10**9, 1060 * 10**9)
+    assert_estimate(qid, int8_bytes, "memory")
+    node = 8 * 80 * 10**9  # 8 x A100 80GB
+    assert int8_bytes < node < fp16_bytes
+    assert -(-fp16_bytes // (80 * 10**9)) == 14  # FP16 needs more than one 8-GPU node
+    # Table 9 measures 527 GB on 8 GPUs (INT8) against 1040 GB on 16 (FP16), sequence length 128.
+    assert_estimate(qid, 527e9, "memory")
+    BANK.assert_field_states(qid, "explanation", "530", "1060", "640", "527", "1040", "16")
+
+
+def test_estimate_llmint8_fp16_share() -> None:
+    qid = "quant-est-llmint8-fp16-share"
+    outlier_dims, hidden = 7, 5120  # |O| <= 7 up to 13B; OPT-13B d_model
+    # Decomposition splits the inner dimension: the FP16 part does |O| of every h multiply-adds.
+    share = Fraction(outlier_dims, hidden)
+    assert f"{float(share * 100):.2f}" == "0.14"
+    assert_estimate(qid, float(share * 100), "ratio")
+    # The other 99.86% stays in int8, near the paper's "more than 99.9% of values" (|O| may be < 7).
+    assert f"{float((1 - share) * 100):.2f}" == "99.86"
+    BANK.assert_field_states(qid, "explanation", "7", "5120", "0.14", "0.1", "99.86", "99.9")
+
+
+def test_estimate_w4a16_compute_bound_batch() -> None:
+    qid = "quant-est-w4a16-compute-bound-batch"
+    peak, bandwidth = 312 * 10**12, 2039 * 10**9  # A100 80GB SXM: dense FP16 FLOP/s, HBM B/s
+    ridge = Fraction(peak, bandwidth)
+    assert round(ridge) == 153
+    # b tokens: 2b FLOPs per weight over 0.5 bytes (4-bit) is 4b FLOPs per byte.
+    intensity_per_token = Fraction(2) / Fraction(1, 2)
+    assert intensity_per_token == 4
+    batch = ridge / intensity_per_token
+    assert round(batch) == 38
+    assert_estimate(qid, float(batch), "count")
+    # FP16 weights (2 bytes) give intensity b: memory-bound up to b = ridge, 4x later (AWQ Fig. 3).
+    assert ridge / (Fraction(2) / 2) == 4 * batch
+    BANK.assert_field_states(qid, "explanation", "153", "38", "0.5", "2039")

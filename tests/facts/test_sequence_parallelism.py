@@ -10,12 +10,21 @@ asserted in all three languages:
 - Hugging Face Transformers docs (number of heads divisible by sp_size);
 - Megatron-LM megatron/core/utils.py (CP rank r holds chunks r and 2*cp_size - r - 1).
 
-Standard library and PyYAML only.
+The estimate questions (kind: estimate) are recomputed from their sources and their `answer`,
+read as the bot reads it (bot.content.estimates.read), must lie within the question's tolerance:
+
+- Llama 3, arXiv 2407.21783, Table 3 (405B: 128 attention heads, 8 key/value heads, model
+  dimension 16,384) and section 3.3.2 (all-gather based CP, 2 x CP chunks per sequence);
+- Megatron-LM docs/user-guide/features/context_parallel.md (KV all-gather, own chunk kept).
+
+Standard library and PyYAML only, plus the bot's own estimate reader.
 """
 
 from __future__ import annotations
 
 from fractions import Fraction
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 from .support import LANGS, FactBank, numbers
 
@@ -153,3 +162,75 @@ def test_cp_causal_chunk_assignment() -> None:
     assert cp_chunks(0, cp_size) == (0, 7)
     contiguous_rank1 = (2 * 1, 2 * 1 + 1)
     assert contiguous_rank1 == (2, 3)
+
+
+# --- Estimates ---------------------------------------------------------------------------
+
+LLAMA3_405B_HEADS, LLAMA3_405B_KV_HEADS, LLAMA3_405B_DIM = 128, 8, 16384  # Table 3
+
+
+def assert_estimate(qid: str, computed: float, dimension: Dimension) -> None:
+    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
+    question = BANK.question(qid)
+    assert question["kind"] == "estimate", qid
+    truth = read(question["answer"], dimension).value
+    factor = Tolerance.parse(question["tolerance"]).factor
+    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+
+
+def test_estimate_gqa_q_over_kv() -> None:
+    qid = "sp-est-gqa-q-over-kv"
+    head_dim = LLAMA3_405B_DIM // LLAMA3_405B_HEADS
+    assert head_dim == 128
+    q_values = LLAMA3_405B_HEADS * head_dim
+    kv_values = 2 * LLAMA3_405B_KV_HEADS * head_dim
+    assert (q_values, kv_values) == (16384, 2048)
+    ratio = Fraction(q_values, kv_values)
+    assert ratio == 8
+    assert_estimate(qid, float(ratio), "count")
+    # Full multi-head attention: K and V for all 128 heads are twice Q, 16 times the GQA volume.
+    mha_kv = 2 * LLAMA3_405B_HEADS * head_dim
+    assert (Fraction(mha_kv, q_values), Fraction(mha_kv, kv_values)) == (2, 16)
+    BANK.assert_field_states(qid, "explanation", "16384", "2048", "8", "16")
+
+
+def test_estimate_cp_gathered_kv_layer() -> None:
+    qid = "sp-est-cp-gathered-kv-layer"
+    seq = 131072  # 128K tokens, Llama 3's longest context
+    head_dim = LLAMA3_405B_DIM // LLAMA3_405B_HEADS
+    per_token = 2 * LLAMA3_405B_KV_HEADS * head_dim * 2  # K and V, BF16
+    assert per_token == 4096
+    gathered = seq * per_token
+    assert gathered == 2**29 == 512 * MiB
+    assert_estimate(qid, gathered, "memory")
+    # Without GQA (128 KV heads) the gather is 16 times larger: 8 GiB per layer.
+    assert seq * 2 * LLAMA3_405B_HEADS * head_dim * 2 == 16 * gathered == 8 * GiB
+    BANK.assert_field_states(qid, "explanation", "2048", "4096", "131072", "512", "16", "8")
+
+
+def causal_pairs(first: int, last: int) -> int:
+    """Query-key pairs under a causal mask for the queries at positions first..last - 1."""
+    return sum(position + 1 for position in range(first, last))
+
+
+def test_estimate_causal_contiguous_imbalance() -> None:
+    qid = "sp-est-causal-contiguous-imbalance"
+    cp, c = 8, 4096  # 8 contiguous chunks of c tokens
+    work = [causal_pairs(r * c, (r + 1) * c) for r in range(cp)]
+    ratio = Fraction(work[-1], work[0])
+    assert 14.99 < ratio < 15  # (7.5 c^2 + c/2) / (0.5 c^2 + c/2) tends to 15
+    assert_estimate(qid, float(ratio), "count")
+    # Load-balanced split (Megatron-Core, Llama 3): 2 x CP chunks of c/2, rank r gets r and 15 - r.
+    half = c // 2
+    balanced = [
+        causal_pairs(r * half, (r + 1) * half)
+        + causal_pairs((2 * cp - 1 - r) * half, (2 * cp - r) * half)
+        for r in range(cp)
+    ]
+    assert len(set(balanced)) == 1
+    assert sum(balanced) == sum(work)
+    # Every balanced rank gets the average, about 4 c^2; the contiguous split's slowest rank
+    # makes each step take nearly twice as long.
+    assert round(balanced[0] / c**2, 2) == 4.0
+    assert 1.8 < work[-1] / balanced[0] < 2
+    BANK.assert_field_states(qid, "explanation", "0.5", "7.5", "15", "16", "4")

@@ -4,9 +4,18 @@ Every number that a compute question's right choice states is recomputed here fr
 ZeRO paper's per-device model-state formulas (Rajbhandari et al., arXiv 1910.02054, §5.1-5.3,
 Figure 1) and its communication analysis (§7), then looked up in the English, Hindi and
 Bengali text of that choice.
+
+The estimate questions (kind: estimate) are recomputed the same way, and their `answer`, read as
+the bot reads it (bot.content.estimates.read), must lie within the question's tolerance: ZeRO-100B's
+15 Petaflops on 400 V100s (§1), 16Psi/Nd with Nd the shard group of HYBRID_SHARD (PyTorch FSDP
+docs, ShardingStrategy), and ZeRO-3's 3Psi per rank (§7.2.2) against about 6N training FLOPs per
+token (Kaplan et al., arXiv 2001.08361, §2.1) at Llama 3's 400 TFLOPs per GPU and 400 Gbps per GPU
+(arXiv 2407.21783, Table 4 and §3.3.1).
 """
 
 from fractions import Fraction
+
+from bot.content.estimates import Tolerance, read
 
 from .support import FactBank
 
@@ -96,3 +105,55 @@ def test_reduction_factors():
     # Stage 3 keeps growing with Nd: 64 GPUs give a 64x reduction (paper §1).
     assert base / model_state_bytes(psi, 64, 3) == 64
     BANK.assert_right_states("zf-reduction-factors", "4×", "8×", "Nd")
+
+
+# --- Estimates ----------------------------------------------------------------------------
+
+
+def assert_estimate(qid, computed, dimension):
+    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
+    question = BANK.question(qid)
+    assert question["kind"] == "estimate", qid
+    truth = read(question["answer"], dimension).value
+    factor = Tolerance.parse(question["tolerance"]).factor
+    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+
+
+def test_estimate_zero100b_per_gpu():
+    qid = "zf-est-zero100b-per-gpu"
+    aggregate, gpus = 15 * 10**15, 400  # FLOP/s, V100s (§1)
+    per_gpu = Fraction(aggregate, gpus)
+    assert per_gpu == Fraction("37.5e12")
+    assert_estimate(qid, float(per_gpu), "compute rate")
+    assert_estimate(qid, 38e12, "compute rate")  # the paper's "over 38 TFlops per GPU"
+    # Megatron-LM across two DGX-2 nodes: about 5 TFLOPS per V100, so more than 7x less.
+    assert per_gpu / (5 * 10**12) > 7
+    BANK.assert_field_states(qid, "explanation", "37.5", "38", "5", "7")
+
+
+def test_estimate_hsdp_per_gpu():
+    qid = "zf-est-hsdp-per-gpu"
+    psi, gpus_per_node, nodes = 30_000_000_000, 8, 8
+    # HYBRID_SHARD: FULL_SHARD within a node, replicated across nodes, so Nd is the node size.
+    hybrid = model_state_bytes(psi, gpus_per_node, 3)
+    assert hybrid == 60 * GB
+    assert (2 + 2 + K_ADAM) * psi == 480 * GB
+    assert_estimate(qid, float(hybrid), "memory")
+    full_shard = model_state_bytes(psi, gpus_per_node * nodes, 3)
+    assert full_shard == Fraction("7.5e9") and hybrid / full_shard == nodes
+    BANK.assert_field_states(qid, "explanation", "480", "60", "7.5", "64")
+
+
+def test_estimate_stage3_overlap_tokens():
+    qid = "zf-est-stage3-overlap-tokens"
+    link = Fraction(400 * 10**9, 8)  # 400 Gb/s per GPU in bytes per second
+    assert link == 50 * GB
+    compute = 400 * 10**12  # sustained FLOP/s per GPU (Llama 3, Table 4)
+    bytes_per_element = 2  # BF16
+    # Per Psi: communication 3 x 2 bytes / link; computation 6 FLOPs per token / compute.
+    tokens = Fraction(3 * bytes_per_element, 1) / link / (Fraction(6) / compute)
+    assert tokens == 8000 == Fraction(compute) / link
+    assert_estimate(qid, float(tokens), "count")
+    # The trap: 400 Gb/s taken as 400 GB/s gives 1000 tokens, 8 times too few.
+    assert Fraction(compute, 400 * 10**9) == 1000 == tokens / 8
+    BANK.assert_field_states(qid, "explanation", "50", "8000", "1000", "400")

@@ -61,13 +61,13 @@ def db_counts(path: str | Path) -> dict[str, int]:
 
 
 def answer_key(catalog: Catalog) -> dict[str, str]:
-    """Every question's prompt → its right choice, in every locale."""
+    """Every choice question's prompt → its right choice, in every locale."""
     return {
         q.prompt[loc]: q.choices[q.answer][loc]
         for bank in catalog.banks
         for q in bank.questions
         for loc in LOCALES
-        if loc in q.prompt
+        if loc in q.prompt and q.estimate is None
     }
 
 

@@ -120,7 +120,7 @@ async def test_help_lists_topics_with_usage(slack: SlackDriver, catalog: Catalog
                 f"{bank.title['en']} · /quiz {bank.id} · {len(bank.questions)} questions" in shown
             )
             assert bank.description["en"] not in shown  # one line a topic: 17 fit a screen
-        assert "Data loading and input pipelines · /quiz data-loading · 12 questions" in shown
+        assert "Data loading and input pipelines · /quiz data-loading · 15 questions" in shown
         assert "Start a quiz with /quiz <topic>." in shown
         # <topic> is escaped in the mrkdwn, so Slack cannot read it as a link.
         assert "/quiz &lt;topic&gt;" in json.dumps(message["blocks"], ensure_ascii=False)

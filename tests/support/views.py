@@ -13,6 +13,8 @@ from bot.ui.views import (
     ChoiceView,
     DailyPostView,
     DailyRevealView,
+    EstimateAsk,
+    EstimateResult,
     Feedback,
     Leaderboard,
     LeaderRow,
@@ -57,6 +59,14 @@ def question_view(bank: Bank, question: Question, locale: str, number: int = 1) 
             for i, text in enumerate(question.choices)
         ),
         difficulty=question.difficulty,
+        estimate=EstimateAsk(
+            actions.EstimateAction(RUN, number - 1).encode(),
+            question.estimate.truth.dimension,
+            question.estimate.unit,
+            question.estimate.tolerance.written,
+        )
+        if question.estimate
+        else None,
     )
 
 
@@ -65,12 +75,21 @@ def summary(locale: str, topic: str = "Topic", rank: int | None = 1) -> Summary:
 
 
 def feedback(view: QuestionView, question: Question, correct: bool, last: bool) -> Feedback:
-    chosen = view.choices[question.answer if correct else (question.answer + 1) % len(view.choices)]
+    estimate = question.estimate
+    if estimate is not None:  # a value 3× off, or the truth, as a long typed text
+        given = "12345.678 " + (estimate.unit or "") if not correct else estimate.written
+        result = EstimateResult(given, estimate.written, 1 if correct else 3.0, "2×")
+        chosen = answer = None
+    else:
+        result = None
+        index = question.answer if correct else (question.answer + 1) % len(view.choices)
+        chosen, answer = view.choices[index], view.choices[question.answer]
     return Feedback(
         locale=view.locale,
         question=view,
         chosen=chosen,
-        answer=view.choices[question.answer],
+        answer=answer,
+        estimate=result,
         correct=correct,
         explanation=_text(question.explanation, view.locale),
         references=question.references,

@@ -29,7 +29,6 @@ from bot.content.formats.model import (
     split_references,
     tidy,
 )
-from bot.content.formats.numerical import unit_in
 
 _SPECIAL = "~=#{}:"
 # An escaped character stands in the text as a private-use one, so that no delimiter
@@ -129,7 +128,8 @@ class _Reader:
         prompt = _text(f"{before} _____ {after}" if after.strip() else before, html)
         answers, _, general = body[opening + 1 : closing].partition("####")
         if answers.strip().startswith("#"):
-            estimate = self.numerical(line, answers.strip()[1:], prompt)
+            prompt, unit = numerical.prompt_and_unit(prompt)
+            estimate = self.numerical(line, answers.strip()[1:], unit)
             if estimate is None:
                 return None
             explanation, references = split_references(_text(general, html))
@@ -141,7 +141,7 @@ class _Reader:
         explanation, references = split_references(_text(general, html) or feedback)
         return Draft(start, prompt, choices, answer, explanation, references, name)
 
-    def numerical(self, line: int, hidden: str, prompt: str) -> tuple[str, str] | None:
+    def numerical(self, line: int, hidden: str, unit: str) -> tuple[str, str] | None:
         """A numerical question's answer as an estimate: ``{#512:64}``, ``{#500..600}``,
         or several (``{#=512:0 =%50%512:64}``), of which the full-credit one is taken
         (quizbot scores closeness itself)."""
@@ -156,7 +156,6 @@ class _Reader:
             problem = "a numerical question needs one full-credit answer"
             self.problems.add(line, self.number, problem)
             return None
-        unit = unit_in(prompt)
         margin, span = numerical.MARGIN.match(full[0]), numerical.RANGE.match(full[0])
         try:
             if margin:
@@ -249,10 +248,7 @@ def _prompt(bank: Bank, question: Question, language: str) -> str:
     """The prompt; an estimate's ends naming its unit, where the import looks for it
     (GIFT has no place for a unit)."""
     prompt = bank.text(question.prompt, language)
-    unit = question.estimate.unit if question.estimate else ""
-    if unit and unit_in(prompt) != unit:
-        prompt = f"{prompt} (in {unit})"
-    return prompt
+    return numerical.with_unit(prompt, question.estimate.unit if question.estimate else "")
 
 
 def _question(bank: Bank, question: Question, language: str) -> list[str]:

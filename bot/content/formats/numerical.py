@@ -18,6 +18,8 @@ import re
 from bot.content.estimates import ZERO_AT, Estimate, Unreadable, read
 
 _PROMPT_UNIT = re.compile(r"\bin\s+([A-Za-zµμ%/]+)\s*[?.:)]?\s*$")
+# What an export adds to a prompt that does not end naming its unit: " (KiB)".
+_ADDED_UNIT = re.compile(r"\s\(([A-Za-zµμ%/]+)\)$")
 _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?"
 MARGIN = re.compile(rf"^\s*({_NUMBER})\s*(?::\s*({_NUMBER}))?\s*$")
 RANGE = re.compile(rf"^\s*({_NUMBER})\s*\.\.\s*({_NUMBER})\s*$")
@@ -31,13 +33,31 @@ class NotAnEstimate(ValueError):
 def unit_in(prompt: str) -> str:
     """The unit a prompt ends by naming ("…, in GB/s?"), if quizbot reads it."""
     found = _PROMPT_UNIT.search(prompt)
-    if found is None:
-        return ""
+    return found[1] if found and _reads(found[1]) else ""
+
+
+def _reads(unit: str) -> bool:
     try:
-        read(f"1 {found[1]}")
+        read(f"1 {unit}")
     except Unreadable:
-        return ""
-    return found[1]
+        return False
+    return True
+
+
+def with_unit(prompt: str, unit: str) -> str:
+    """A prompt that says its unit, as written, where the import finds it: as it is when
+    it ends naming it, else with " (KiB)" added."""
+    if not unit or unit_in(prompt) == unit:
+        return prompt
+    return f"{prompt} ({unit})"
+
+
+def prompt_and_unit(prompt: str) -> tuple[str, str]:
+    """A prompt and the unit it names: an added " (KiB)" is taken off again."""
+    added = _ADDED_UNIT.search(prompt)
+    if added and _reads(added[1]):
+        return prompt[: added.start()], added[1]
+    return prompt, unit_in(prompt)
 
 
 def _written(value: float, unit: str) -> str:
