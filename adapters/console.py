@@ -174,52 +174,54 @@ def _feedback_marks(result: Feedback) -> dict[str, Colour]:
     return {said: tone, **dict.fromkeys(chosen, Colour.WRONG), right: Colour.RIGHT}
 
 
-async def _choose(
-    engine: Engine,
-    shown: QuestionView,
-    asker: Context,
-    out: Terminal,
-    reader: LineReader,
-    interactive: bool,
-) -> View | None:
+@dataclass(frozen=True)
+class _Asker:
+    """Who answers, through which terminal: what asking for one answer needs."""
+
+    engine: Engine
+    context: Context
+    out: Terminal
+    reader: LineReader
+    interactive: bool
+
+    async def line(self, prompt: str) -> str | None:
+        """The next line typed (after the prompt, at a terminal); None: stop."""
+        if self.interactive:
+            self.out.prompt("\n" + prompt)
+        line = await self.reader.line()
+        if line is None or line.strip().lower() in STOP_WORDS:
+            return None
+        return line.strip()
+
+
+async def _choose(ask: _Asker, shown: QuestionView) -> View | None:
     """Ask for a letter until one is given; what answering with it shows (None: stop)."""
     letters = {c.letter: c for c in shown.choices}
     while True:
-        if interactive:
-            out.prompt("\n" + TEXT.t(out.locale, "prompt", letters="/".join(letters)))
-        line = await reader.line()
-        if line is None or line.strip().lower() in STOP_WORDS:
+        line = await ask.line(TEXT.t(ask.out.locale, "prompt", letters="/".join(letters)))
+        if line is None:
             return None
-        choice = letters.get(line.strip().upper())
+        choice = letters.get(line.upper())
         if choice is not None:
-            return (await engine.handle(button(choice.action_id), asker)).view
-        out.say(TEXT.t(out.locale, "pick", letters=", ".join(letters)))
+            return (await ask.engine.handle(button(choice.action_id), ask.context)).view
+        ask.out.say(TEXT.t(ask.out.locale, "pick", letters=", ".join(letters)))
 
 
-async def _estimate(
-    engine: Engine,
-    shown: QuestionView,
-    asker: Context,
-    out: Terminal,
-    reader: LineReader,
-    interactive: bool,
-) -> View | None:
+async def _estimate(ask: _Asker, shown: QuestionView) -> View | None:
     """Ask for an estimate until one reads; what answering with it shows (None: stop)."""
     assert shown.estimate is not None
     action = actions.decode(shown.estimate.action_id)
     assert isinstance(action, actions.EstimateAction)
     while True:
-        if interactive:
-            out.prompt("\n" + TEXT.t(out.locale, "estimate_prompt"))
-        line = await reader.line()
-        if line is None or line.strip().lower() in STOP_WORDS:
+        line = await ask.line(TEXT.t(ask.out.locale, "estimate_prompt"))
+        if line is None:
             return None
-        if not line.strip():
+        if not line:
             continue
-        result = (await engine.handle(AnswerEstimate(action, line.strip()), asker)).view
+        result = (await ask.engine.handle(AnswerEstimate(action, line), ask.context)).view
         if not (isinstance(result, Notice) and result.kind == "estimate_unreadable"):
             return result
-        out.say(result.text)
+        ask.out.say(result.text)
 
 
 async def _answer(
@@ -239,9 +241,8 @@ async def _answer(
         out.say()
         text = render(shown)
         out.say(text, {text.split("\n", 1)[0]: Colour.BOLD})
-        result = await (_estimate if shown.estimate else _choose)(
-            engine, shown, asker, out, reader, interactive
-        )
+        ask = _Asker(engine, asker, out, reader, interactive)
+        result = await (_estimate if shown.estimate else _choose)(ask, shown)
         if result is None:
             out.stopped()
             return None

@@ -7,12 +7,15 @@ pattern, as one of the numbers the pattern finds in the text (so "3" is not stat
 
 from __future__ import annotations
 
+import math
 import re
 import struct
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from bot.content.estimates import Dimension, Tolerance, read
 
 BANKS = Path(__file__).parents[2] / "banks"
 LANGS = ("en", "hi", "bn")
@@ -57,6 +60,28 @@ class FactBank:
         matches = [q for q in self.data["questions"] if q["id"] == qid]
         assert len(matches) == 1, (self.id, qid, len(matches))
         return matches[0]
+
+    def assert_estimate(
+        self, qid: str, truth: float, dimension: Dimension, rel: float | None = None
+    ) -> Question:
+        """An estimate question's answer, read in ``dimension`` as a player's answer is,
+        lies within the question's own tolerance of the recomputed ``truth`` (and, with
+        ``rel``, equals it to that precision: 0 for an exact count)."""
+        q = self.question(qid)
+        assert q["kind"] == "estimate" and "choices" not in q, qid
+        answer = read(q["answer"], dimension).value
+        factor = Tolerance.parse(q["tolerance"]).factor
+        assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
+        if rel is not None:
+            assert math.isclose(answer, truth, rel_tol=rel), (qid, answer, truth)
+        return q
+
+    def estimate(self, qid: str) -> Question:
+        """An estimate question, in every language."""
+        q = self.question(qid)
+        assert q.get("kind") == "estimate" and "choices" not in q, qid
+        assert set(q["prompt"]) == set(q["explanation"]) == set(LANGS), qid
+        return q
 
     def right(self, qid: str) -> Choice:
         q = self.question(qid)
@@ -107,3 +132,17 @@ class FactBank:
         for literal in literals:
             for lang in LANGS:
                 assert self.states(text[lang], literal), (qid, field, lang, literal, text[lang])
+
+
+def written_value(question: Question) -> tuple[float, str]:
+    """An estimate's answer as written: its number and its unit ("" for a count)."""
+    number, _, unit = question["answer"].partition(" ")
+    return float(number), unit
+
+
+def within(question: Question, value: float) -> bool:
+    """Whether ``value`` (in the answer's written unit) is within the question's own
+    tolerance of its answer: a factor either way, as the bot scores it."""
+    answer, _ = written_value(question)
+    factor = Tolerance.parse(question["tolerance"]).factor
+    return max(answer / value, value / answer) <= factor * (1 + 1e-12)

@@ -11,8 +11,6 @@ answers, read with bot.content.estimates, are checked within their tolerance.
 import math
 from fractions import Fraction
 
-from bot.content.estimates import Tolerance, read
-
 from .support import FactBank
 
 BANK = FactBank("activation-checkpointing")
@@ -96,13 +94,7 @@ def test_gpt3_selective_saving():
 # answer, read as a player's would be, within the question's tolerance.
 
 
-def assert_estimate(qid, truth, dimension):
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    factor = Tolerance.parse(q["tolerance"]).factor
-    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
-    return q
+assert_estimate = BANK.assert_estimate
 
 
 def test_estimate_full_recompute_gpt3():

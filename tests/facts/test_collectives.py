@@ -15,8 +15,6 @@ Estimate answers are read with bot.content.estimates and checked within their to
 
 from __future__ import annotations
 
-from bot.content.estimates import Dimension, Tolerance, read
-
 from .support import LANGS, FactBank
 
 BANK = FactBank("collectives")
@@ -123,13 +121,7 @@ def test_h100_nvlink_bandwidth() -> None:
 # player's would be, within the question's tolerance.
 
 
-def assert_estimate(qid: str, truth: float, dimension: Dimension) -> dict:
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    factor = Tolerance.parse(q["tolerance"]).factor
-    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
-    return q
+assert_estimate = BANK.assert_estimate
 
 
 def test_estimate_ring_bytes_per_rank() -> None:

@@ -7,8 +7,6 @@ true value and reads the bank's answer with bot.content.estimates.
 
 from __future__ import annotations
 
-from bot.content.estimates import Dimension, Tolerance, read
-
 from .support import LANGS, FactBank
 
 BANK = FactBank("compilation")
@@ -79,13 +77,7 @@ HBM_BYTES_PER_S = 2e12  # A100 HBM 1.5-2.0 TB/s, FlashAttention paper §2.1 (the
 FP32_READ_AND_WRITE = 4 + 4  # fused: one FP32 read and one FP32 write per element
 
 
-def assert_estimate(qid: str, truth: float, dimension: Dimension) -> dict:
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    factor = Tolerance.parse(q["tolerance"]).factor
-    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
-    return q
+assert_estimate = BANK.assert_estimate
 
 
 def test_estimate_compile_break_even() -> None:

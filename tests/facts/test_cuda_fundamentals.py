@@ -26,8 +26,6 @@ import math
 from fractions import Fraction
 from typing import Any
 
-import yaml
-
 from .support import BANKS, LANGS, NUMBER, NUMBER_OR_PERCENT, FactBank, numbers
 
 BANK = FactBank("cuda-fundamentals", NUMBER_OR_PERCENT)
@@ -50,17 +48,7 @@ CC86_MAX_BLOCKS_PER_SM = 16
 STATIC_SMEM_LIMIT_KB = 48
 
 
-def draft(qid: str) -> dict[str, Any]:
-    """One estimate question of the drafts file."""
-    questions = [
-        q
-        for q in yaml.safe_load(DRAFTS.read_text(encoding="utf-8"))["questions"]
-        if q.get("kind") == "estimate"
-    ]
-    found = [q for q in questions if q["id"] == qid]
-    assert len(found) == 1, (qid, len(found))
-    assert found[0]["kind"] == "estimate"
-    return found[0]
+draft = BANK.estimate
 
 
 def assert_explanation_states(question: dict[str, Any], *literals: str) -> None:

@@ -21,8 +21,6 @@ import sys
 
 import pytest
 
-from bot.content.estimates import Dimension, Tolerance, read
-
 from .support import FactBank
 
 BANK = FactBank("data-loading")
@@ -107,13 +105,7 @@ def test_iterable_dataset_duplicates() -> None:
 # the bank's answer, read as a player's would be, within the question's tolerance.
 
 
-def assert_estimate(qid: str, truth: float, dimension: Dimension) -> dict:
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    factor = Tolerance.parse(q["tolerance"]).factor
-    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
-    return q
+assert_estimate = BANK.assert_estimate
 
 
 def distributed_num_samples(dataset_len: int, replicas: int, drop_last: bool) -> int:

@@ -15,8 +15,6 @@ from __future__ import annotations
 import math
 import struct
 
-from bot.content.estimates import Dimension, Tolerance, read
-
 from .support import FactBank
 
 BANK = FactBank("flash-attention")
@@ -117,13 +115,7 @@ def attention_flops(batch: int, seqlen: int, head_dim: int, heads: int, causal: 
     return forward / 2 if causal else forward
 
 
-def assert_estimate(qid: str, truth: float, dimension: Dimension) -> dict:
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    factor = Tolerance.parse(q["tolerance"]).factor
-    assert max(answer / truth, truth / answer) <= factor, (qid, q["answer"], truth)
-    return q
+assert_estimate = BANK.assert_estimate
 
 
 def test_estimate_forward_flops() -> None:

@@ -10,7 +10,7 @@ Each estimate question's answer (kind: estimate) is recomputed the same way, rea
 
 import math
 
-from bot.content.estimates import Dimension, Tolerance, read
+from bot.content.estimates import Dimension
 
 from .support import LANGS, NUMBER_OR_PERCENT, FactBank
 
@@ -120,13 +120,7 @@ def test_register_limited_occupancy():
 
 
 def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
-    """An estimate question's answer, read in its dimension, is the computed value (to the
-    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
-    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+    BANK.assert_estimate(qid, value, dimension, rel)
 
 
 def test_estimate_gemm_math_time():

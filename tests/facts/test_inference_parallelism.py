@@ -24,12 +24,9 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from pathlib import Path
-from typing import Any
 
-import yaml
-
-from .support import BANKS, GROUPED_NUMBER, LANGS, FactBank
+from .support import BANKS, GROUPED_NUMBER, FactBank, within
+from .support import written_value as answer_value
 
 BANK = FactBank("inference-parallelism", pattern=GROUPED_NUMBER)
 DRAFTS = BANKS / "inference-parallelism.yaml"  # its estimate questions
@@ -40,35 +37,7 @@ FP16_BYTES = 2
 FP8_BYTES = 1
 
 
-def estimate(qid: str) -> dict[str, Any]:
-    """One estimate draft by id."""
-    drafts = [
-        q
-        for q in yaml.safe_load(Path(DRAFTS).read_text(encoding="utf-8"))["questions"]
-        if q.get("kind") == "estimate"
-    ]
-    matches = [d for d in drafts if d["id"] == qid]
-    assert len(matches) == 1, qid
-    draft = matches[0]
-    assert draft["kind"] == "estimate"
-    assert set(draft["prompt"]) == set(draft["explanation"]) == set(LANGS)
-    return draft
-
-
-def answer_value(draft: dict[str, Any]) -> tuple[float, str]:
-    number, unit = draft["answer"].split(" ", 1)
-    return float(number), unit
-
-
-def within(draft: dict[str, Any], value: float) -> bool:
-    """Whether the draft's answer scores a computed value as right under its own tolerance."""
-    answer, _ = answer_value(draft)
-    tolerance = draft["tolerance"]
-    if tolerance.endswith("%"):
-        return abs(value - answer) <= float(tolerance[:-1]) / 100 * answer
-    assert tolerance.endswith("x"), tolerance
-    factor = float(tolerance[:-1])
-    return answer / factor <= value <= answer * factor
+estimate = BANK.estimate
 
 
 def test_end_to_end_latency() -> None:

@@ -21,7 +21,7 @@ import math
 import struct
 from fractions import Fraction
 
-from bot.content.estimates import Dimension, Tolerance, read
+from bot.content.estimates import Dimension
 
 from .support import FactBank
 
@@ -136,13 +136,7 @@ BF16_BYTES = 2  # 1 sign + 8 exponent + 7 mantissa bits
 
 
 def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
-    """An estimate question's answer, read in its dimension, is the computed value (to the
-    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
-    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+    BANK.assert_estimate(qid, value, dimension, rel)
 
 
 def test_estimate_opt13b_token_capacity() -> None:

@@ -24,8 +24,6 @@ import math
 from fractions import Fraction
 from typing import Any
 
-import yaml
-
 from .support import BANKS, LANGS, NUMBER, NUMBER_OR_PERCENT, FactBank, numbers
 
 BANK = FactBank("memory-planning", NUMBER_OR_PERCENT)
@@ -37,17 +35,7 @@ ADAM_MIXED_BYTES = {"fp16 weights": 2, "fp16 gradients": 2, "fp32 optimizer stat
 BYTES_PER_PARAM = sum(ADAM_MIXED_BYTES.values())
 
 
-def draft(qid: str) -> dict[str, Any]:
-    """One estimate question of the drafts file."""
-    questions = [
-        q
-        for q in yaml.safe_load(DRAFTS.read_text(encoding="utf-8"))["questions"]
-        if q.get("kind") == "estimate"
-    ]
-    found = [q for q in questions if q["id"] == qid]
-    assert len(found) == 1, (qid, len(found))
-    assert found[0]["kind"] == "estimate"
-    return found[0]
+draft = BANK.estimate
 
 
 def assert_explanation_states(question: dict[str, Any], *literals: str) -> None:

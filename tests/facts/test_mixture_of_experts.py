@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 
-from bot.content.estimates import Dimension, Tolerance, read
+from bot.content.estimates import Dimension
 
 from .support import LANGS, FactBank
 
@@ -126,13 +126,7 @@ def test_mixtral_active_parameters() -> None:
 
 
 def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
-    """An estimate question's answer, read in its dimension, is the computed value (to the
-    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
-    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+    BANK.assert_estimate(qid, value, dimension, rel)
 
 
 # DeepSeek-V3 (arXiv 2412.19437 abstract; deepseek-ai/DeepSeek-V3 README): 671B parameters, 37B

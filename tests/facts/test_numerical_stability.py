@@ -16,7 +16,7 @@ import struct
 
 import pytest
 
-from bot.content.estimates import Dimension, Tolerance, read
+from bot.content.estimates import Dimension
 
 from .support import LANGS, FactBank, fp16
 
@@ -176,13 +176,7 @@ def test_fp16_catastrophic_cancellation() -> None:
 
 
 def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
-    """An estimate question's answer, read in its dimension, is the computed value (to the
-    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
-    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+    BANK.assert_estimate(qid, value, dimension, rel)
 
 
 def bf16(x: float) -> float:

@@ -16,11 +16,10 @@ Estimate answers (kind: estimate) are recomputed from the same papers and read w
 
 from __future__ import annotations
 
-import math
 import re
 from fractions import Fraction
 
-from bot.content.estimates import Dimension, Tolerance, read
+from bot.content.estimates import Dimension
 
 from .support import LANGS, FactBank
 
@@ -121,13 +120,7 @@ def test_microbatches_per_pipeline() -> None:
 
 
 def assert_estimate(qid: str, value: float, dimension: Dimension, rel: float = 0.01) -> None:
-    """An estimate question's answer, read in its dimension, is the computed value (to the
-    precision it is written with, ``rel``) and lies within its own tolerance of that value."""
-    q = BANK.question(qid)
-    assert q["kind"] == "estimate" and "choices" not in q, qid
-    answer = read(q["answer"], dimension).value
-    assert math.isclose(answer, value, rel_tol=rel), (qid, answer, value)
-    assert max(answer / value, value / answer) <= Tolerance.parse(q["tolerance"]).factor, qid
+    BANK.assert_estimate(qid, value, dimension, rel)
 
 
 def test_estimate_megatron_aggregate() -> None:

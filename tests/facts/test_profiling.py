@@ -13,8 +13,6 @@ with sparsity, 2039 GB/s on the 80GB SXM), and MFU as defined by PaLM (arXiv 220
 4.1 and Appendix B) with about 6N training FLOPs per token (arXiv 2001.08361, Section 2.1).
 """
 
-from bot.content.estimates import Tolerance, read
-
 from .support import NUMBER, FactBank
 
 BANK = FactBank("profiling", NUMBER)
@@ -113,13 +111,7 @@ A100_BF16_DENSE = 312e12  # FLOP/s
 A100_80GB_HBM = 2039e9  # B/s
 
 
-def assert_estimate(qid, computed, dimension):
-    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
-    question = BANK.question(qid)
-    assert question["kind"] == "estimate", qid
-    truth = read(question["answer"], dimension).value
-    factor = Tolerance.parse(question["tolerance"]).factor
-    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+assert_estimate = BANK.assert_estimate
 
 
 def test_estimate_event_resolution():

@@ -30,8 +30,6 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from bot.content.estimates import Dimension, Tolerance, read
-
 from .support import NUMBER, FactBank
 
 BANK = FactBank("quantization", NUMBER)
@@ -120,13 +118,7 @@ def test_int4_group128_memory() -> None:
 # --- Estimates ---------------------------------------------------------------------------
 
 
-def assert_estimate(qid: str, computed: float, dimension: Dimension) -> None:
-    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
-    question = BANK.question(qid)
-    assert question["kind"] == "estimate", qid
-    truth = read(question["answer"], dimension).value
-    factor = Tolerance.parse(question["tolerance"]).factor
-    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+assert_estimate = BANK.assert_estimate
 
 
 def test_estimate_mtnlg_int8_weights() -> None:

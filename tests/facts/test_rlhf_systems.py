@@ -19,13 +19,11 @@ Inputs and their sources (see the bank's comments):
 from __future__ import annotations
 
 import math
-import re
 import statistics
 from fractions import Fraction
 
-import yaml
-
-from .support import BANKS, LANGS, NUMBER, FactBank
+from .support import BANKS, NUMBER, FactBank
+from .support import within as support_within
 
 BANK = FactBank("rlhf-systems")
 NUMBERS = FactBank("rlhf-systems", NUMBER)  # "9" is stated by "9", not by "1.9" or "90"
@@ -136,44 +134,11 @@ def test_dpo_beta_zero_teaches_nothing() -> None:
 # Estimate drafts ---------------------------------------------------------------------------
 
 
-def draft(qid: str) -> dict:
-    questions = [
-        q
-        for q in yaml.safe_load(DRAFTS.read_text(encoding="utf-8"))["questions"]
-        if q.get("kind") == "estimate"
-    ]
-    matches = [q for q in questions if q["id"] == qid]
-    assert len(matches) == 1, qid
-    return matches[0]
+draft = BANK.estimate
 
 
 def within(qid: str, value: float) -> bool:
-    """The draft's answer is the computed value within the draft's own tolerance."""
-    answer = float(draft(qid)["answer"].split()[0])
-    tolerance = draft(qid)["tolerance"]
-    if tolerance.endswith("x"):
-        return abs(math.log(answer / value)) <= math.log(float(tolerance[:-1]))
-    return abs(answer - value) <= float(tolerance[:-1]) / 100 * value
-
-
-def test_drafts_are_well_formed() -> None:
-    questions = [
-        q
-        for q in yaml.safe_load(DRAFTS.read_text(encoding="utf-8"))["questions"]
-        if q.get("kind") == "estimate"
-    ]
-    assert len(questions) >= 3
-    for q in questions:
-        assert q["kind"] == "estimate" and q["difficulty"] in ("easy", "medium", "hard")
-        assert re.fullmatch(r"\d+(\.\d+)?(e\d+)?( \S+)?", q["answer"]), q["answer"]
-        assert re.fullmatch(r"\d+(%|x)", q["tolerance"]), q["tolerance"]
-        assert q["references"]
-        for field in ("prompt", "explanation"):
-            assert set(q[field]) == set(LANGS), (q["id"], field)
-            en = sorted(NUMBER.findall(q[field]["en"]))
-            for lang in ("hi", "bn"):
-                assert sorted(NUMBER.findall(q[field][lang])) == en, (q["id"], field, lang)
-        assert all(q["explanation"][lang].endswith("।") for lang in ("hi", "bn")), q["id"]
+    return support_within(draft(qid), value)
 
 
 def test_estimate_dpo_memory() -> None:

@@ -20,12 +20,10 @@ Inputs and their sources (see the bank's comments):
 from __future__ import annotations
 
 import math
-import re
 from fractions import Fraction
 
-import yaml
-
-from .support import BANKS, LANGS, NUMBER, FactBank
+from .support import BANKS, FactBank
+from .support import within as support_within
 
 BANK = FactBank("scaling-laws")
 DRAFTS = BANKS / "scaling-laws.yaml"  # its estimate questions
@@ -175,15 +173,7 @@ def test_inference_matches_training() -> None:
 # Estimate drafts ---------------------------------------------------------------------------
 
 
-def draft(qid: str) -> dict:
-    questions = [
-        q
-        for q in yaml.safe_load(DRAFTS.read_text(encoding="utf-8"))["questions"]
-        if q.get("kind") == "estimate"
-    ]
-    matches = [q for q in questions if q["id"] == qid]
-    assert len(matches) == 1, qid
-    return matches[0]
+draft = BANK.estimate
 
 
 def answer_value(qid: str) -> float:
@@ -191,32 +181,7 @@ def answer_value(qid: str) -> float:
 
 
 def within(qid: str, value: float) -> bool:
-    """The draft's answer is the computed value within the draft's own tolerance."""
-    answer, tolerance = answer_value(qid), draft(qid)["tolerance"]
-    if tolerance.endswith("x"):
-        return abs(math.log(answer / value)) <= math.log(float(tolerance[:-1]))
-    return abs(answer - value) <= float(tolerance[:-1]) / 100 * value
-
-
-def test_drafts_are_well_formed() -> None:
-    questions = [
-        q
-        for q in yaml.safe_load(DRAFTS.read_text(encoding="utf-8"))["questions"]
-        if q.get("kind") == "estimate"
-    ]
-    assert len(questions) >= 3
-    for q in questions:
-        assert q["kind"] == "estimate" and q["difficulty"] in ("easy", "medium", "hard")
-        assert re.fullmatch(r"\d+(\.\d+)?(e\d+)?( \S+)?", q["answer"]), q["answer"]
-        assert re.fullmatch(r"\d+(%|x)", q["tolerance"]), q["tolerance"]
-        assert q["references"]
-        for field in ("prompt", "explanation"):
-            assert set(q[field]) == set(LANGS), (q["id"], field)
-            en = sorted(NUMBER.findall(q[field]["en"]))
-            for lang in ("hi", "bn"):
-                assert sorted(NUMBER.findall(q[field][lang])) == en, (q["id"], field, lang)
-        for lang in ("hi", "bn"):
-            assert q["explanation"][lang].endswith("।"), (q["id"], lang)
+    return support_within(draft(qid), value)
 
 
 def test_estimate_llama3_405b_flops() -> None:

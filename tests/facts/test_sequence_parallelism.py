@@ -24,8 +24,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bot.content.estimates import Dimension, Tolerance, read
-
 from .support import LANGS, FactBank, numbers
 
 BANK = FactBank("sequence-parallelism")
@@ -169,13 +167,7 @@ def test_cp_causal_chunk_assignment() -> None:
 LLAMA3_405B_HEADS, LLAMA3_405B_KV_HEADS, LLAMA3_405B_DIM = 128, 8, 16384  # Table 3
 
 
-def assert_estimate(qid: str, computed: float, dimension: Dimension) -> None:
-    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
-    question = BANK.question(qid)
-    assert question["kind"] == "estimate", qid
-    truth = read(question["answer"], dimension).value
-    factor = Tolerance.parse(question["tolerance"]).factor
-    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+assert_estimate = BANK.assert_estimate
 
 
 def test_estimate_gqa_q_over_kv() -> None:

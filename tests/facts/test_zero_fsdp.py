@@ -15,8 +15,6 @@ token (Kaplan et al., arXiv 2001.08361, §2.1) at Llama 3's 400 TFLOPs per GPU a
 
 from fractions import Fraction
 
-from bot.content.estimates import Tolerance, read
-
 from .support import FactBank
 
 BANK = FactBank("zero-fsdp")
@@ -110,13 +108,7 @@ def test_reduction_factors():
 # --- Estimates ----------------------------------------------------------------------------
 
 
-def assert_estimate(qid, computed, dimension):
-    """The estimate's answer, read as the bot reads it, is within its tolerance of `computed`."""
-    question = BANK.question(qid)
-    assert question["kind"] == "estimate", qid
-    truth = read(question["answer"], dimension).value
-    factor = Tolerance.parse(question["tolerance"]).factor
-    assert max(truth / computed, computed / truth) <= factor, (qid, question["answer"], computed)
+assert_estimate = BANK.assert_estimate
 
 
 def test_estimate_zero100b_per_gpu():
