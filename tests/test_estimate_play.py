@@ -12,12 +12,13 @@ from bot.domain import actions
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.persistence import Store
 from bot.services.engine import Engine
-from bot.services.requests import AnswerEstimate, Context
-from bot.ui.views import Feedback, Notice, QuestionView, RaceQuestionView
+from bot.services.requests import AnswerEstimate, Context, ShowInsights
+from bot.ui.views import Feedback, InsightsView, Notice, QuestionView, RaceQuestionView
 
 from .support.channel import FakeClock, moment, open_engine, run_until
 from .support.cli import run_quizbot
 from .support.environment import FIXTURES
+from .support.rendering import seen
 
 ESTIMATES = FIXTURES / "estimates"
 ANA = PlayerRef("slack", "U1", "Ana")
@@ -116,5 +117,32 @@ async def test_a_race_leaves_estimates_out_and_refuses_a_topic_of_only_estimates
         await run_until(engine, clock, clock.now() + 5, step=1)
         asked = [v.view for v in publisher.of(RaceQuestionView)]
         assert [v.prompt for v in asked] == ["One plus one?"]  # type: ignore[union-attr]
+    finally:
+        await engine.store.close()
+
+
+async def test_insights_show_how_the_team_estimates(tmp_path: Path) -> None:
+    engine = Engine(load_catalog([ESTIMATES]), await Store.open(str(tmp_path / "q.db")))
+    try:
+        for n, typed in enumerate(("64 KiB", "128 KiB", "256 KiB", "512 KiB")):
+            player = PlayerRef("slack", f"U{n}", f"P{n}")
+            view = await engine.start_quiz(player, HERE, "kv", "en")
+            assert isinstance(view, QuestionView) and view.estimate is not None
+            action = actions.decode(view.estimate.action_id)
+            assert isinstance(action, actions.EstimateAction)
+            if n < 3:  # a fourth player opens the question and does not answer
+                await engine.handle(AnswerEstimate(action, typed), Context(player, HERE))
+        lead = Context(ANA, HERE, "en", is_admin=True)
+        insights = (await engine.handle(ShowInsights(), lead)).view
+        assert isinstance(insights, InsightsView)
+        [row] = insights.estimates
+        # Answers 1/8, 1/4 and 1/2 of the truth: the median is 4× too low; the quartiles
+        # of the ratios are 2× apart.
+        assert (row.answers, row.median, round(row.spread, 6)) == (3, 0.25, 2.0)
+        shown = seen("slack", insights).text
+        assert (
+            "How much KV cache does one Llama-2-7B token take in FP16? — the team's median:"
+            " 4× too low. Spread ×2, 3 answers." in shown
+        )
     finally:
         await engine.store.close()

@@ -14,6 +14,8 @@ from every source, in order), so they can be checked against a hand-computed fix
 
 from __future__ import annotations
 
+import math
+import statistics
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
@@ -22,6 +24,7 @@ from datetime import UTC, date, datetime, timedelta
 from bot.domain.periods import window_start
 
 MIN_ANSWERS = 20
+MIN_ESTIMATES = 3  # first estimates of a question before its median and spread are shown
 TOO_HARD, TOO_EASY = 0.20, 0.95
 
 
@@ -107,6 +110,57 @@ class Report:
         return tuple(q for topic in self.topics for q in topic.questions if q.flags)
 
 
+@dataclass(frozen=True)
+class LoggedEstimate:
+    player_id: str
+    bank_id: str
+    question_id: str
+    value: float  # in the dimension's base unit
+    at: float
+
+
+@dataclass(frozen=True)
+class EstimateInsight:
+    """How a team estimates one quantity, from each player's first estimate: the median
+    of answer / truth (below 1: the team underestimates) and the spread, the factor
+    between the upper and lower quartile of those ratios."""
+
+    bank_id: str
+    question_id: str
+    answers: int
+    median: float
+    spread: float
+
+
+def estimate_insights(
+    log: Iterable[LoggedEstimate],
+    truth: Callable[[str, str], float | None],
+    since: float | None = None,
+) -> tuple[EstimateInsight, ...]:
+    """Per estimate question with at least MIN_ESTIMATES first estimates (in the period,
+    from ``since``), most biased first; ``truth``: a question's true value, None for one
+    the catalog no longer has."""
+    firsts: dict[tuple[str, str], dict[str, float]] = {}
+    for entry in sorted(log, key=lambda e: e.at):
+        players = firsts.setdefault((entry.bank_id, entry.question_id), {})
+        if entry.player_id not in players and (since is None or entry.at >= since):
+            players[entry.player_id] = entry.value
+    found = []
+    for (bank_id, question_id), values in firsts.items():
+        true = truth(bank_id, question_id)
+        if true is None or len(values) < MIN_ESTIMATES:
+            continue
+        logs = sorted(math.log(v / true) for v in values.values())
+        low, _, high = statistics.quantiles(logs, n=4, method="inclusive")
+        found.append(
+            EstimateInsight(
+                bank_id, question_id, len(logs),
+                math.exp(statistics.median(logs)), math.exp(high - low),
+            )
+        )  # fmt: skip
+    return tuple(sorted(found, key=lambda e: -abs(math.log(e.median))))
+
+
 def percent(part: float, whole: int) -> int | None:
     """``part`` of ``whole`` in whole percent; None of nothing."""
     return round(100 * part / whole) if whole else None
@@ -149,6 +203,7 @@ def build(
     active: dict[date, set[str]] = {}
     per_day: Counter[date] = Counter()
     shape: dict[tuple[str, str], tuple[int, int] | None] = {}
+    asked: Counter[tuple[str, str]] = Counter()  # answers per question
     for row in sorted(log, key=lambda r: r.review_id):
         key = (row.bank_id, row.question_id)
         first = (row.player_id, *key) not in seen
@@ -158,9 +213,13 @@ def build(
         if key not in shape:
             shape[key] = question(*key)
         known = shape[key]
-        if known is None or not 0 <= row.choice < known[0]:
+        estimate = known is not None and known[0] == 0 and row.choice == -1  # no choices
+        if known is None or not (estimate or 0 <= row.choice < known[0]):
             continue
-        picks.setdefault(key, [0] * known[0])[row.choice] += 1
+        chosen = picks.setdefault(key, [0] * known[0])
+        asked[key] += 1
+        if not estimate:
+            chosen[row.choice] += 1
         counts = firsts.setdefault(key, [0, 0])
         if first:
             counts[0] += 1
@@ -185,7 +244,7 @@ def build(
             flags = flags_of(tries, right, chosen)
             questions.append(
                 QuestionInsight(
-                    bank, qid, sum(chosen), tries, right, tuple(chosen), known[1], flags
+                    bank, qid, asked[(bank, qid)], tries, right, tuple(chosen), known[1], flags
                 )
             )
         questions.sort(key=lambda q: (q.accuracy if q.accuracy is not None else 101, q.question_id))

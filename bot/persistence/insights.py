@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from bot.domain.identities import ScopeRef
-from bot.domain.insight_report import LoggedAnswer
+from bot.domain.insight_report import LoggedAnswer, LoggedEstimate
 from bot.persistence.database import Database
 
 
@@ -29,6 +29,15 @@ class InsightRepository:
             LoggedAnswer(rid, player, bank, question, source, choice, bool(right), at, bool(due))
             for rid, player, bank, question, source, choice, right, at, due in rows
         ]
+
+    async def estimates(self, scope: ScopeRef) -> list[LoggedEstimate]:
+        """Every estimate answered in the workspace's quizzes (values in base units)."""
+        rows = await self._database.read(
+            "SELECT player_id, bank_id, question_id, estimate, answered_at FROM answers"
+            " WHERE platform = ? AND workspace_id = ? AND estimate IS NOT NULL",
+            (scope.platform, scope.workspace_id),
+        )
+        return [LoggedEstimate(p, b, q, float(v), float(at)) for p, b, q, v, at in rows]
 
     async def names(self, platform: str, player_ids: Sequence[str]) -> dict[str, str]:
         """Display names of players (those without one are left out)."""

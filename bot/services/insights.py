@@ -4,19 +4,34 @@ dispatch's)."""
 
 from __future__ import annotations
 
-from bot.content.banks import Catalog
+from bot.content.banks import Bank, Catalog
 from bot.domain.clock import Clock
 from bot.domain.identities import ScopeRef
 from bot.domain.insight_links import Signer
-from bot.domain.insight_report import QuestionInsight, Report, build
+from bot.domain.insight_report import (
+    EstimateInsight,
+    QuestionInsight,
+    Report,
+    build,
+    estimate_insights,
+)
 from bot.domain.periods import ALL, ROLLING_WINDOWS
 from bot.persistence import InsightRepository
-from bot.services.channel import notice, refusal
+from bot.services.channel import notice, question_in, refusal
 from bot.services.library import Library
 from bot.services.requests import Context
-from bot.ui.views import ActiveDay, DashboardLink, InsightsView, Notice, QuestionRow, TopicRow
+from bot.ui.views import (
+    ActiveDay,
+    DashboardLink,
+    EstimateRow,
+    InsightsView,
+    Notice,
+    QuestionRow,
+    TopicRow,
+)
 
 HARDEST = 3  # questions shown per topic in chat
+SHOWN_ESTIMATES = 5  # estimate questions shown in chat, the most biased first
 SHOWN_DAYS = 14  # days of participation shown in chat
 SHOWN_STREAKS = 5
 PROMPT_CHARS = 90
@@ -81,6 +96,7 @@ class Insights:
             context.scope.platform, [s.player_id for s in report.streaks[:SHOWN_STREAKS]]
         )
         topics, flagged = topic_rows(catalog, report, loc)
+        estimates = await self.estimates(context.scope, catalog, report.since, bank)
         return InsightsView(
             locale=loc,
             period=period,
@@ -92,7 +108,31 @@ class Insights:
                 (names.get(s.player_id, s.player_id), s.days)
                 for s in report.streaks[:SHOWN_STREAKS]
             ),
+            estimates=tuple(
+                EstimateRow(_prompt(catalog, e, loc), e.answers, e.median, e.spread)
+                for e in estimates[:SHOWN_ESTIMATES]
+            ),
         )
+
+    async def estimates(
+        self, scope: ScopeRef, catalog: Catalog, since: float | None, bank: Bank | None
+    ) -> tuple[EstimateInsight, ...]:
+        """How the team estimates, per estimate question (of ``bank``, else all)."""
+
+        def truth(bank_id: str, question_id: str) -> float | None:
+            found = question_in(catalog, bank_id, question_id)
+            return found[1].estimate.truth.value if found and found[1].estimate else None
+
+        log = await self._insights.estimates(scope)
+        chosen = [e for e in log if bank is None or e.bank_id == bank.id]
+        return estimate_insights(chosen, truth, since)
+
+
+def _prompt(catalog: Catalog, insight: EstimateInsight, locale: str) -> str:
+    found = question_in(catalog, insight.bank_id, insight.question_id)
+    assert found is not None  # estimate_insights keeps only these
+    bank, question = found
+    return shortened(bank.text(question.prompt, locale))
 
 
 def title_of(catalog: Catalog, bank_id: str, locale: str) -> str:

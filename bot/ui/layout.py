@@ -389,7 +389,7 @@ def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
 
     title = t(loc, "insights_title", period=t(loc, f"insights_period_{view.period}"))
     blocks: list[Block] = [Heading(f"{title} · {view.topic_title}" if view.topic_title else title)]
-    if not view.topics:
+    if not view.topics and not view.estimates:
         blocks.append(lines(t(loc, "insights_empty")))
         return _one(Tone.INFO, *blocks)
     for topic in view.topics:
@@ -404,6 +404,17 @@ def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
         blocks.append(
             Text(((Strong(topic.title), ": ", summary), *(question(q) for q in topic.hardest)))
         )
+    if view.estimates:
+        blocks.append(Heading(t(loc, "insights_estimates")))
+        blocks.append(
+            Text(
+                tuple(
+                    ("• ", t(loc, "insights_estimate", prompt=row.prompt, median=off_by(
+                        loc, row.median), spread=f"{row.spread:.2g}", answers=row.answers))
+                    for row in view.estimates
+                )
+            )
+        )  # fmt: skip
     blocks.append(Heading(t(loc, "insights_flagged")))
     flagged = tuple(
         question(row, "; ".join(t(loc, f"flag_{flag}") for flag in row.flags))

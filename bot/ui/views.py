@@ -330,6 +330,16 @@ class DashboardLink:
 
 
 @dataclass(frozen=True)
+class EstimateRow:
+    """How the team estimates one quantity (bot.domain.insight_report.EstimateInsight)."""
+
+    prompt: str
+    answers: int
+    median: float  # the team's median answer / the truth
+    spread: float  # the factor between its upper and lower quartile
+
+
+@dataclass(frozen=True)
 class InsightsView:
     """What the team knows, for a lead: per topic, flagged questions, participation."""
 
@@ -340,6 +350,7 @@ class InsightsView:
     flagged: tuple[QuestionRow, ...]
     days: tuple[ActiveDay, ...]  # the most recent days with answers, oldest first
     streaks: tuple[tuple[str, int], ...]  # (name, days), longest first
+    estimates: tuple[EstimateRow, ...] = ()  # the most biased first
 
 
 ChannelView = (
