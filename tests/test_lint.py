@@ -211,3 +211,19 @@ def test_the_shipped_banks_pass_the_lint(tmp_path: Path) -> None:
     assert done.stdout.rstrip().endswith("0 finding(s)")
     overall = next(line for line in done.stdout.splitlines() if line.startswith("new banks"))
     assert overall.split()[3] == "310"  # choice questions in the 23 new banks
+
+
+def test_the_right_choice_is_not_mostly_in_one_place() -> None:
+    questions = [
+        _question(f"q{n}", f"Which answer is number {n} of {n + 100}?", ["Alpha", "Beta", "Gamma"],
+                  answer=0 if n < 6 else n % 3)
+        for n in range(9)
+    ]  # fmt: skip
+    messages = _messages(lint([_bank(*questions)], RULES))
+    assert "the right choice is A in 78% of questions; at most 40% (reorder the choices)" in (
+        messages
+    )
+    # Over a shelf of a hundred such questions, a letter at 78 % (and one at 0 %) shows.
+    shelf = _messages(lint([_bank(*questions, bank_id=f"b{n}") for n in range(12)], RULES))
+    assert "all banks: the right choice is A in 78%; 20% to 30% each" in shelf
+    assert "all banks: the right choice is D in 0%; 20% to 30% each" in shelf

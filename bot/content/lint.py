@@ -11,6 +11,7 @@ The rules' data lives beside the banks in ``banks/lint/``: the glossary and the 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from difflib import SequenceMatcher
@@ -23,6 +24,11 @@ from bot.content.banks import Bank, BankError, Question
 from bot.ui.i18n import LOCALE_NAMES
 
 LANGUAGES = ("en", "hi", "bn")
+# Where the right choice sits in the file (the order exports keep): no letter above 40 %
+# in a bank with enough questions to tell, and 20-30 % each over the shelf.
+LETTERS = "ABCDE"
+MAX_POSITION_RATE, POSITION_RANGE, POSITION_MIN_QUESTIONS = 0.40, (0.20, 0.30), 8
+POSITION_MIN_SHELF = 100  # questions before the shelf's balance is judged
 MAX_LONGEST_RATE = 0.35  # new banks overall: the right choice strictly the longest
 MAX_BANK_LONGEST_RATE = 0.5  # any one new bank
 DUPLICATE_PROMPT_RATIO = 0.9
@@ -396,6 +402,37 @@ class _Linter:
             cue=cue / max(total, 1),
         )
 
+    def positions(self, banks: Sequence[Bank]) -> None:
+        """The right choice's position: never one letter for most questions of a bank
+        (the seeds' are noted apart), and even over the shelf."""
+        everywhere: Counter[int] = Counter()
+        for bank in banks:
+            answers = Counter(q.answer for q in bank.questions if q.estimate is None)
+            everywhere += answers
+            total = sum(answers.values())
+            if total < POSITION_MIN_QUESTIONS:
+                continue
+            answer, count = max(answers.items(), key=lambda item: item[1])
+            if count / total > MAX_POSITION_RATE:
+                self.report(
+                    bank, None,
+                    f"the right choice is {LETTERS[answer]} in {count / total:.0%} of questions;"
+                    f" at most {MAX_POSITION_RATE:.0%} (reorder the choices)",
+                    note=bank.id in self.rules.seed_banks,
+                )  # fmt: skip
+        total = sum(everywhere.values())
+        low, high = POSITION_RANGE
+        for answer in range(4) if total >= POSITION_MIN_SHELF else ():
+            share = everywhere[answer] / total
+            if not low <= share <= high:
+                self.findings.append(
+                    BankError(
+                        "banks", 0,
+                        f"all banks: the right choice is {LETTERS[answer]} in {share:.0%};"
+                        f" {low:.0%} to {high:.0%} each",
+                    )
+                )  # fmt: skip
+
     def duplicates(self, banks: Sequence[Bank]) -> None:
         prompts = [
             (b, q, " ".join(_words(b.text(q.prompt, "en")))) for b in banks for q in b.questions
@@ -475,6 +512,7 @@ def lint(banks: Sequence[Bank], rules: Rules) -> Report:
                     f"{MAX_BANK_LONGEST_RATE:.0%}",
                 )
     linter.duplicates(banks)
+    linter.positions(banks)
     overall = _combined(r for bank_id, r in rates.items() if bank_id not in rules.seed_banks)
     if overall:
         for lang, rate in overall.longest_right.items():
