@@ -15,12 +15,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import random
 import shutil
 import sys
 import tempfile
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 from aiohttp import web
@@ -172,49 +176,79 @@ async def installed(engine: Engine, api_url: str) -> tuple[SlackSettings, People
     return settings, People(Clients(AsyncWebClient(base_url=api_url), installations))
 
 
-async def measure(rates: list[int], seconds: float, mode: str) -> list[dict[str, float]]:
-    """The bot (engine, store, the bolt app over HTTP) in this process; the fake Slack and
-    the load generator in a child, as Slack's servers are elsewhere."""
-    catalog = load_catalog([SHIPPED_BANKS])
+@dataclass
+class Rig:
+    """The bot's side of a Slack benchmark: its engine on a throwaway SQLite store, and
+    the child process running the fake Slack and the load (lines of JSON both ways)."""
+
+    child: asyncio.subprocess.Process
+    api_url: str
+    app_port: int
+    engine: Engine
+    runner: web.AppRunner | None = None
+
+    async def serve(self, settings: SlackSettings, people: People) -> None:
+        """The real bolt app over HTTP on the port the child sends to."""
+        app = build_app(self.engine, settings, people)
+        self.runner = web.AppRunner(web_app(app), access_log=None)
+        await self.runner.setup()
+        await web.TCPSite(self.runner, "127.0.0.1", self.app_port).start()
+
+    async def send(self, data: object) -> None:
+        assert self.child.stdin is not None
+        self.child.stdin.write(json.dumps(data).encode() + b"\n")
+        await self.child.stdin.drain()
+
+    async def receive(self) -> Any:
+        assert self.child.stdout is not None
+        return json.loads(await self.child.stdout.readline())
+
+
+@contextlib.asynccontextmanager
+async def rig(module: str, *args: str) -> AsyncIterator[Rig]:
+    """Start ``python -m <module> --drive FAKE_PORT APP_URL *args`` and the engine; stop
+    both, and remove the store, whatever happens."""
     workdir = Path(tempfile.mkdtemp(prefix="quizbot-slack-bench-"))
     fake_port, app_port = free_port(), free_port()
-    api_url = f"http://127.0.0.1:{fake_port}/api/"
     app_url = f"http://127.0.0.1:{app_port}/slack/events"
     child = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "bench.slack_clicks", "--drive", str(fake_port), app_url),
-        *("--seconds", str(seconds)),
+        *(sys.executable, "-m", module, "--drive", str(fake_port), app_url, *args),
         stdin=asyncio.subprocess.PIPE,
         stdout=asyncio.subprocess.PIPE,
     )
-    assert child.stdin is not None and child.stdout is not None
+    assert child.stdout is not None
     store = await Store.open(workdir / "bench.db")
-    runner = None
+    built = None
     try:
         assert (await child.stdout.readline()).strip() == b"ready"
-        engine = Engine(catalog, store)
-        if mode == "oauth":
-            settings, people = await installed(engine, api_url)
-        else:
-            settings = SlackSettings(TOKEN, SECRET, api_url=api_url)
-            people = People(Clients(AsyncWebClient(TOKEN, base_url=api_url)))
-        runner = web.AppRunner(web_app(build_app(engine, settings, people)), access_log=None)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", app_port).start()
-        needed = sum(int(r * seconds * 1.3) + 50 for r in rates) + 100
-        clicks = await started_quizzes(engine, needed, people)
-        child.stdin.write(json.dumps({"clicks": clicks, "rates": rates}).encode() + b"\n")
-        await child.stdin.drain()
-        results = json.loads(await child.stdout.readline())
+        engine = Engine(load_catalog([SHIPPED_BANKS]), store)
+        built = Rig(child, f"http://127.0.0.1:{fake_port}/api/", app_port, engine)
+        yield built
         await child.wait()
     finally:
         if child.returncode is None:
             child.kill()
             await child.wait()
-        if runner is not None:
-            await runner.cleanup()
+        if built is not None and built.runner is not None:
+            await built.runner.cleanup()
         await store.close()
         shutil.rmtree(workdir, ignore_errors=True)
-    found: list[dict[str, float]] = results
+
+
+async def measure(rates: list[int], seconds: float, mode: str) -> list[dict[str, float]]:
+    """The bot (engine, store, the bolt app over HTTP) in this process; the fake Slack and
+    the load generator in a child, as Slack's servers are elsewhere."""
+    async with rig("bench.slack_clicks", "--seconds", str(seconds)) as bot:
+        if mode == "oauth":
+            settings, people = await installed(bot.engine, bot.api_url)
+        else:
+            settings = SlackSettings(TOKEN, SECRET, api_url=bot.api_url)
+            people = People(Clients(AsyncWebClient(TOKEN, base_url=bot.api_url)))
+        await bot.serve(settings, people)
+        needed = sum(int(r * seconds * 1.3) + 50 for r in rates) + 100
+        clicks = await started_quizzes(bot.engine, needed, people)
+        await bot.send({"clicks": clicks, "rates": rates})
+        found: list[dict[str, float]] = await bot.receive()
     return found
 
 

@@ -22,31 +22,22 @@ import asyncio
 import csv
 import io
 import json
-import shutil
 import statistics
 import sys
-import tempfile
 import time
-from pathlib import Path
 from typing import Any
 
-from aiohttp import web
 from slack_sdk.web.async_client import AsyncWebClient
 
 from adapters.slack.installations import Clients
 from adapters.slack.people import People
-from adapters.slack.runtime import build_app, web_app
 from adapters.slack.settings import SlackSettings
-from bot.content.banks import SHIPPED_BANKS, load_catalog
 from bot.operations.process import tune_gc
 from bot.operations.watchdog import LoopWatchdog
-from bot.persistence import Store
-from bot.services.engine import Engine
-from fakes.ports import free_port
 from fakes.slack import FakeSlack, SlackDriver, User
 
 from .common import ms, record, table
-from .slack_clicks import SECRET, TOKEN, open_loop, started_quizzes
+from .slack_clicks import SECRET, TOKEN, open_loop, rig, started_quizzes
 
 ADMIN = "UADMIN"
 PHASES = ("clicks alone", "hostile 1 MB upload", "legitimate 1 MB upload")
@@ -139,53 +130,28 @@ async def drive(port: int, app_url: str, seconds: float, rate: float, rounds: in
 async def measure(seconds: float, rate: float, rounds: int) -> list[dict[str, Any]]:
     """The bot (engine, SQLite store, the bolt app over HTTP, the watchdog) here; the fake
     Slack, the clicks and the uploads in a child process."""
-    workdir = Path(tempfile.mkdtemp(prefix="quizbot-upload-bench-"))
-    fake_port, app_port = free_port(), free_port()
-    api_url = f"http://127.0.0.1:{fake_port}/api/"
-    app_url = f"http://127.0.0.1:{app_port}/slack/events"
-    child = await asyncio.create_subprocess_exec(
-        *(sys.executable, "-m", "bench.upload_attack", "--drive", str(fake_port), app_url),
-        *("--seconds", str(seconds), "--rate", str(rate), "--rounds", str(rounds)),
-        stdin=asyncio.subprocess.PIPE,
-        stdout=asyncio.subprocess.PIPE,
-    )
-    assert child.stdin is not None and child.stdout is not None
-    store = await Store.open(workdir / "bench.db")
     watchdog = LoopWatchdog()
     watching = asyncio.ensure_future(watchdog.serve())
-    runner, results = None, []
+    results = []
+    args = ("--seconds", str(seconds), "--rate", str(rate), "--rounds", str(rounds))
     try:
-        assert (await child.stdout.readline()).strip() == b"ready"
-        engine = Engine(load_catalog([SHIPPED_BANKS]), store)
-        settings = SlackSettings(TOKEN, SECRET, api_url=api_url)
-        people = People(Clients(AsyncWebClient(TOKEN, base_url=api_url)))
-        runner = web.AppRunner(web_app(build_app(engine, settings, people)), access_log=None)
-        await runner.setup()
-        await web.TCPSite(runner, "127.0.0.1", app_port).start()
-        warm = await started_quizzes(engine, 100, people)
-        child.stdin.write(json.dumps(warm).encode() + b"\n")
-        await child.stdin.drain()
-        alone = json.loads(await child.stdout.readline())
-        for phase in PHASES * rounds:
-            clicks = await started_quizzes(engine, int(rate * seconds * 1.3) + 50, people)
-            watchdog.longest = 0.0
-            started = time.perf_counter()
-            child.stdin.write(json.dumps(clicks).encode() + b"\n")
-            await child.stdin.drain()
-            found = json.loads(await child.stdout.readline())
-            found.update(phase=phase, stall=watchdog.longest, wall=time.perf_counter() - started)
-            results.append(found)
-        await child.wait()
+        async with rig("bench.upload_attack", *args) as bot:
+            people = People(Clients(AsyncWebClient(TOKEN, base_url=bot.api_url)))
+            await bot.serve(SlackSettings(TOKEN, SECRET, api_url=bot.api_url), people)
+            await bot.send(await started_quizzes(bot.engine, 100, people))  # the warm-up
+            alone = await bot.receive()
+            for phase in PHASES * rounds:
+                clicks = await started_quizzes(bot.engine, int(rate * seconds * 1.3) + 50, people)
+                watchdog.longest = 0.0
+                started = time.perf_counter()
+                await bot.send(clicks)
+                found = await bot.receive()
+                wall = time.perf_counter() - started
+                found.update(phase=phase, stall=watchdog.longest, wall=wall)
+                results.append(found)
         results.append({"phase": "alone", "uploads": alone})
     finally:
         watching.cancel()
-        if child.returncode is None:
-            child.kill()
-            await child.wait()
-        if runner is not None:
-            await runner.cleanup()
-        await store.close()
-        shutil.rmtree(workdir, ignore_errors=True)
     return results
 
 
