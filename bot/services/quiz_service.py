@@ -235,28 +235,27 @@ class Quizzes:
         question = bank.question(question_id) if bank else None
         if question is None or question.estimate is None:
             return None
-        return self.unreadable(question, typed, run.locale)
+        found = self.read_estimate(question, typed, run.locale)
+        return found if isinstance(found, str) else None
 
-    def unreadable(self, question: Question, typed: str, locale: str) -> str | None:
-        """Why ``typed`` is no answer to the estimate ``question``, in ``locale`` (for a
-        form that says so before it closes), or None when it reads."""
+    def read_estimate(self, question: Question, typed: str, locale: str) -> float | str:
+        """``typed`` as a value of the estimate ``question`` (in its base unit), or why it
+        is none, in ``locale`` (for a form that says so before it closes)."""
         assert question.estimate is not None
         dimension = question.estimate.truth.dimension
         try:
-            read(typed, dimension)
+            return read(typed, dimension).value
         except Unreadable as refused:
             return estimate_problem(locale, refused, typed, dimension)
-        return None
 
     async def _estimated(
         self, run: Run, bank: Bank, question: Question, typed: str
     ) -> Feedback | Notice:
         estimate = question.estimate
         assert estimate is not None  # check_answer verified the kind
-        problem = self.unreadable(question, typed, run.locale)
-        if problem is not None:
-            return Notice(run.locale, "estimate_unreadable", problem)
-        value = read(typed, estimate.truth.dimension).value
+        value = self.read_estimate(question, typed, run.locale)
+        if isinstance(value, str):
+            return Notice(run.locale, "estimate_unreadable", value)
         off = estimate.off(value)
         points = scoring.estimate_points(off, estimate.tolerance.factor, question.difficulty)
         result = EstimateResult(
