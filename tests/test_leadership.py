@@ -4,6 +4,7 @@ every process on a dedicated connection, against a real server."""
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 import psycopg
 
@@ -52,6 +53,12 @@ async def test_a_dead_leaders_lock_passes_to_another_process(postgres_url: str) 
         await standby.close()
 
 
+async def until(done: Callable[[], bool], timeout: float = 20) -> None:
+    async with asyncio.timeout(timeout):
+        while not done():
+            await asyncio.sleep(0.02)
+
+
 async def test_two_schedulers_on_one_database_run_each_duty_once(postgres_url: str) -> None:
     ran: list[str] = []
 
@@ -66,14 +73,14 @@ async def test_two_schedulers_on_one_database_run_each_duty_once(postgres_url: s
         return Scheduler([Duty("the test duty", due, do)])
 
     first = asyncio.create_task(scheduler("a").serve(0.02, AdvisoryLock(postgres_url)))
-    await asyncio.sleep(0.2)  # "a" leads before "b" starts
+    await until(lambda: bool(ran))  # "a" leads before "b" starts (however slow its connect)
     second = asyncio.create_task(scheduler("b").serve(0.02, AdvisoryLock(postgres_url)))
     await asyncio.sleep(0.3)
     assert set(ran) == {"a"}
     first.cancel()  # the leader stops; its connection closes
     await asyncio.gather(first, return_exceptions=True)
     ran.clear()
-    await asyncio.sleep(0.3)
+    await until(lambda: bool(ran))  # "b" takes over at one of its next ticks
     second.cancel()
     await asyncio.gather(second, return_exceptions=True)
     assert ran and set(ran) == {"b"}
