@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from bot.content.estimates import Estimate, Tolerance, Unreadable, off_by, read
-from bot.domain.scoring import estimate_points
+from bot.domain.scoring import daily_estimate_points, estimate_points
 
 KIB = 1024
 
@@ -97,6 +97,22 @@ def test_estimate_points_fall_with_the_log_of_the_factor(
     off: float, tolerance: float, difficulty: str, points: int
 ) -> None:
     assert estimate_points(off, tolerance, difficulty) == points
+
+
+@pytest.mark.parametrize(
+    ("off", "streak", "points"),
+    [
+        (1.0, 1, 15),  # inside, first day: no bonus yet
+        (2.0, 4, 21),  # inside at the edge, fourth day: +6
+        (2.0, 30, 25),  # the bonus stops at 10
+        (3.0, 4, 11),  # outside: partial credit (15 × ln(10/3) / ln(10/2)), no bonus
+        (10.0, 4, 0),
+    ],
+)
+def test_a_daily_estimate_adds_the_streak_bonus_only_inside_the_tolerance(
+    off: float, streak: int, points: int
+) -> None:
+    assert daily_estimate_points(off, 2.0, "medium", streak) == points
 
 
 def test_estimate_points_never_rise_as_an_answer_gets_further() -> None:

@@ -12,7 +12,12 @@ from typing import Any
 import discord
 
 from bot.domain import actions
-from bot.services.requests import AnswerEstimate, ProposeQuestion
+from bot.services.requests import (
+    AnswerDailyEstimate,
+    AnswerEstimate,
+    ProposeQuestion,
+    estimate_answer,
+)
 
 from .phrases import TEXT
 from .render import fit
@@ -81,12 +86,11 @@ def estimate_form(locale: str, action_id: str, units: str) -> discord.ui.Modal:
     return modal
 
 
-def estimate_of(data: Mapping[str, Any]) -> AnswerEstimate | None:
-    """A submitted estimate form as the core's request; None for any other modal."""
-    action = actions.decode(data.get("custom_id"))
-    if not isinstance(action, actions.EstimateAction):
-        return None
-    return AnswerEstimate(action, dict(_inputs(data.get("components"))).get(ESTIMATE, ""))
+def estimate_of(data: Mapping[str, Any]) -> AnswerEstimate | AnswerDailyEstimate | None:
+    """A submitted estimate form (a quiz's or a daily's) as the core's request; None for
+    any other modal."""
+    typed = dict(_inputs(data.get("components"))).get(ESTIMATE, "")
+    return estimate_answer(actions.decode(data.get("custom_id")), typed)
 
 
 def proposal_of(data: Mapping[str, Any]) -> ProposeQuestion | None:

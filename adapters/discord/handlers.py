@@ -17,6 +17,7 @@ from bot.services.engine import Engine
 from bot.services.errors import StoreError
 from bot.services.requests import (
     About,
+    AnswerDailyEstimate,
     AnswerEstimate,
     Context,
     Delivery,
@@ -30,7 +31,7 @@ from bot.services.requests import (
 from bot.services.workspace_banks import MAX_UPLOAD_BYTES
 from bot.ui import i18n
 from bot.ui.layout import estimate_units
-from bot.ui.views import Notice, QuestionView
+from bot.ui.views import Notice, estimate_form_of
 
 from .deliver import CONNECTION_ERRORS, defer, deliver, try_again
 from .forms import estimate_form, estimate_of, proposal_form, proposal_of
@@ -91,24 +92,24 @@ class Handlers:
         did not make is the core's to refuse, in the player's language); an estimate's
         Answer opens its form (a modal must be the first response: no deferring it)."""
         request = button(dict(interaction.data or {}).get("custom_id"))
-        if isinstance(request, actions.EstimateAction):
+        if isinstance(request, actions.EstimateAction | actions.DailyEstimateAction):
             await self._ask_estimate(interaction, request)
         else:
             await self.handle(interaction, request)
 
     async def _ask_estimate(
-        self, interaction: discord.Interaction, action: actions.EstimateAction
+        self, interaction: discord.Interaction, action: actions.AsksEstimate
     ) -> None:
-        """The estimate's form, for the question the core says the run waits on; a stale
-        or someone else's button gets the core's answer instead."""
+        """The estimate's form, for the question the core says waits on it (a quiz's or a
+        daily's); a stale, closed or someone else's button gets the core's answer instead."""
         context = context_of(interaction, self.admin_role)
         with log_context(interaction):
             reply = await self.engine.handle(action, context)
-            asked = reply.view
-            if not (isinstance(asked, QuestionView) and asked.estimate is not None):
-                await deliver(interaction, render(asked), Delivery.PRIVATE)
+            asked = estimate_form_of(reply.view)
+            if asked is None:
+                await deliver(interaction, render(reply.view), Delivery.PRIVATE)
                 return
-            units = estimate_units(asked.locale, asked.estimate)
+            units = estimate_units(asked.locale, asked.ask)
             try:
                 await interaction.response.send_modal(
                     estimate_form(asked.locale, action.encode(), units)
@@ -183,17 +184,20 @@ class Handlers:
             log.warning("a form submission this bot does not know: ignored")
             await deliver(interaction, try_again(interaction), Delivery.PRIVATE)
 
-    async def _estimated(self, interaction: discord.Interaction, asked: AnswerEstimate) -> None:
+    async def _estimated(
+        self, interaction: discord.Interaction, asked: AnswerEstimate | AnswerDailyEstimate
+    ) -> None:
         """An estimate's form: a value that does not read gets a private try-again (the
-        question stays, its button opens the form again); one that does is answered in
-        place of the question."""
-        problem = await self.engine.estimate_problem(asked.action, asked.text)
-        if problem is None:
-            await self.handle(interaction, asked)
-            return
+        question stays, its button opens the form again); one that does is answered, a
+        quiz's in place of the question, a daily's privately."""
         context = context_of(interaction, self.admin_role)
         with log_context(interaction):
             locale = await self._locale(interaction, context)
+        problem = await self.engine.estimate_problem(asked, locale)
+        if problem is None:
+            await self.handle(interaction, asked)
+            return
+        with log_context(interaction):
             told = Notice(locale, "estimate_unreadable", problem)
             await deliver(interaction, render(told), Delivery.PRIVATE)
 

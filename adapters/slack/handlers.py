@@ -24,7 +24,7 @@ from bot.services.engine import Engine
 from bot.services.requests import Context, Delivery, Reply, Request, UploadBank
 from bot.services.workspace_banks import MAX_UPLOAD_BYTES
 from bot.ui.layout import estimate_how
-from bot.ui.views import Notice, QuestionView
+from bot.ui.views import Notice, estimate_form_of
 
 from . import files, modals, parse
 from .deliver import PLATFORM, Replier, post_privately
@@ -91,12 +91,12 @@ class Handlers:
         self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
     ) -> None:
         """A button: the request its action id stands for, decoded when it was read; an
-        estimate's Answer opens its form."""
+        estimate's Answer (a quiz's or a daily's) opens its form."""
         await ack()
         click = read_of(context, parse.Click)
         if click is None:
             return
-        if isinstance(click.request, actions.EstimateAction):
+        if isinstance(click.request, actions.EstimateAction | actions.DailyEstimateAction):
             await self._ask_estimate(click, click.request, body, client)
         else:
             await self._serve(click, click.request, body)
@@ -104,21 +104,21 @@ class Handlers:
     async def _ask_estimate(
         self,
         click: parse.Click,
-        action: actions.EstimateAction,
+        action: actions.AsksEstimate,
         body: dict[str, Any],
         client: AsyncWebClient,
     ) -> None:
-        """The form for an estimate, with the question the core says the run waits on;
-        a stale or someone else's button gets the core's answer instead."""
+        """The form for an estimate, with the question the core says waits on it; a
+        stale, closed or someone else's button gets the core's answer instead."""
         with logs.bind(**_log_fields(click, body)):
             reply = await self._engine.handle(action, await self._context(click))
-            asked = reply.view
-            if not (isinstance(asked, QuestionView) and asked.estimate is not None):
+            asked = estimate_form_of(reply.view)
+            if asked is None:
                 await self._replier.deliver(click.response_url, reply)
                 return
             view = modals.estimate_view(
                 asked.locale, click.channel_id, action.encode(), click.response_url,
-                asked.prompt, estimate_how(asked.locale, asked.estimate),
+                asked.prompt, estimate_how(asked.locale, asked.ask),
             )  # fmt: skip
             try:
                 await client.views_open(trigger_id=str(body.get("trigger_id")), view=view)
@@ -158,9 +158,10 @@ class Handlers:
 
     async def _estimated(self, ack: AsyncAck, sent: parse.Submission, body: dict[str, Any]) -> None:
         """An estimate's form: a value that does not read keeps it open, saying why under
-        the input; one that does closes it, and the feedback replaces the question."""
+        the input; one that does closes it, and the feedback replaces a quiz's question (a
+        daily estimate's is the player's alone)."""
         asked = modals.estimate(sent)
-        problem = await self._engine.estimate_problem(asked.action, asked.text) if asked else None
+        problem = await self._engine.estimate_problem(asked, sent.locale) if asked else None
         if problem is not None:
             await ack(response_action="errors", errors={modals.ESTIMATE: problem})
             return

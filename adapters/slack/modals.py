@@ -13,7 +13,12 @@ from typing import Any
 from bot.content.banks import MAX_CHOICES, MIN_CHOICES
 from bot.content.formats.model import slug
 from bot.domain import actions
-from bot.services.requests import AnswerEstimate, ProposeQuestion
+from bot.services.requests import (
+    AnswerDailyEstimate,
+    AnswerEstimate,
+    ProposeQuestion,
+    estimate_answer,
+)
 from bot.services.workspace_banks import UPLOAD_LIMIT
 from bot.ui.i18n import DEFAULT_LOCALE, LOCALE_NAMES
 
@@ -110,12 +115,11 @@ def estimate_view(
     )  # fmt: skip
 
 
-def estimate(sent: Submission) -> AnswerEstimate | None:
+def estimate(sent: Submission) -> AnswerEstimate | AnswerDailyEstimate | None:
     """The estimate a submitted form gives, or None for a form that names no estimate."""
-    action = actions.decode(sent.action_id)
-    if not isinstance(action, actions.EstimateAction) or not sent.reply_url:
+    if not sent.reply_url:
         return None
-    return AnswerEstimate(action, _str(sent.values, ESTIMATE))
+    return estimate_answer(actions.decode(sent.action_id), _str(sent.values, ESTIMATE))
 
 
 def upload_view(locale: str, channel_id: str) -> Json:

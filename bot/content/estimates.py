@@ -171,6 +171,12 @@ def off_by(answer: float, truth: float) -> float:
     return max(answer / truth, truth / answer)
 
 
+def within(off: float, factor: float) -> bool:
+    """Whether an estimate ``off`` times from the truth is inside a tolerance of ``factor``
+    (a rounding error at the edge is inside)."""
+    return off <= factor * (1 + 1e-12)
+
+
 @dataclass(frozen=True)
 class Estimate:
     """An estimate question's answer, as its bank writes it ("512 KiB", "2x")."""
@@ -194,7 +200,7 @@ class Estimate:
         return off_by(answer, self.truth.value)
 
     def inside(self, answer: float) -> bool:
-        return self.off(answer) <= self.tolerance.factor * (1 + 1e-12)
+        return within(self.off(answer), self.tolerance.factor)
 
     def shown(self, value: float) -> str:
         """A value of this question's dimension in its unit as written: "524 KiB"."""

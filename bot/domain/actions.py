@@ -4,11 +4,11 @@ An id carries everything needed to act on a click after a restart, so buttons ke
 working without any state in memory: ``qz:a:<run>:<position>:<choice>`` answers,
 ``qz:e:<run>:<position>`` asks for an estimate (the value typed comes back with it),
 ``qz:n:<run>:<position>`` shows the next question, ``qz:d:<post>:<choice>`` answers a
-daily question, ``qz:r:<race>:<number>:<choice>`` a race question and
-``qz:p:<proposal>:<1|0>`` approves or rejects a proposed question and ``qz:l:dashboard``
-asks for the dashboard's link (an admin's button on results); ``qz:f:confirmed`` confirms
-that the clicker's data be deleted. Ids are at most 100 characters
-(Discord's custom_id limit; Slack allows 255).
+daily question, ``qz:g:<post>`` asks for a daily estimate, ``qz:r:<race>:<number>:<choice>``
+answers a race question, ``qz:p:<proposal>:<1|0>`` approves or rejects a proposed question
+and ``qz:l:dashboard`` asks for the dashboard's link (an admin's button on results);
+``qz:f:confirmed`` confirms that the clicker's data be deleted. Ids are at most 100
+characters (Discord's custom_id limit; Slack allows 255).
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ _ANSWER = re.compile(r"^qz:a:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 _ESTIMATE = re.compile(r"^qz:e:([a-z0-9]{8,32}):(\d{1,3})$")
 _NEXT = re.compile(r"^qz:n:([a-z0-9]{8,32}):(\d{1,3})$")
 _DAILY = re.compile(r"^qz:d:([a-z0-9]{8,32}):(\d)$")
+_DAILY_ESTIMATE = re.compile(r"^qz:g:([a-z0-9]{8,32})$")
 _RACE = re.compile(r"^qz:r:([a-z0-9]{8,32}):(\d{1,3}):(\d)$")
 _PROPOSAL = re.compile(r"^qz:p:(\d{8,18}):([01])$")
 _DASHBOARD = "qz:l:dashboard"
@@ -69,6 +70,20 @@ class DailyAction:
 
 
 @dataclass(frozen=True)
+class DailyEstimateAction:
+    """The daily estimate's Answer button: like ``EstimateAction``, it opens a form."""
+
+    post_id: str
+
+    def encode(self) -> str:
+        return f"{PREFIX}g:{self.post_id}"
+
+
+# The buttons that open a form for an estimate, in a quiz or in a daily post.
+AsksEstimate = EstimateAction | DailyEstimateAction
+
+
+@dataclass(frozen=True)
 class RaceAction:
     race_id: str
     number: int  # 0-based question index in the race
@@ -111,6 +126,7 @@ Action = (
     | NextAction
     | EstimateAction
     | DailyAction
+    | DailyEstimateAction
     | RaceAction
     | ProposalAction
     | DashboardAction
@@ -130,6 +146,8 @@ def decode(value: object) -> Action | None:
         return EstimateAction(match[1], int(match[2]))
     if match := _DAILY.match(value):
         return DailyAction(match[1], int(match[2]))
+    if match := _DAILY_ESTIMATE.match(value):
+        return DailyEstimateAction(match[1])
     if match := _RACE.match(value):
         return RaceAction(match[1], int(match[2]), int(match[3]))
     if match := _PROPOSAL.match(value):

@@ -22,6 +22,8 @@ Estimates (a number with a unit, judged by how many times off it is, either way)
   the full points of its difficulty. Beyond it, a share that falls linearly with the
   logarithm of the factor, reaching 0 at 10x off: monotone, and the same for an answer
   too high or too low by the same factor. First attempts only, as above.
+- A daily estimate scores the same, plus the daily streak bonus when it is inside the
+  tolerance.
 
 Leaderboards
 - More points first; on a tie, whoever reached the total first; then the player id, so
@@ -32,7 +34,7 @@ from __future__ import annotations
 
 import math
 
-from bot.content.estimates import ZERO_AT
+from bot.content.estimates import ZERO_AT, within
 
 POINTS_BY_DIFFICULTY = {"easy": 10, "medium": 15, "hard": 20}
 DAILY_STREAK_STEP, DAILY_STREAK_CAP = 2, 10
@@ -77,9 +79,15 @@ def estimate_points(off: float, tolerance: float, difficulty: str) -> int:
     """Points for an estimate ``off`` times from the truth (1: exact) on a question whose
     tolerance is a factor of ``tolerance`` (1 < tolerance < ESTIMATE_ZERO_AT)."""
     full = answer_points(True, difficulty)
-    if off <= tolerance * (1 + 1e-12):  # a rounding error at the edge is inside
+    if within(off, tolerance):
         return full
     if off >= ESTIMATE_ZERO_AT:
         return 0
     share = math.log(ESTIMATE_ZERO_AT / off) / math.log(ESTIMATE_ZERO_AT / tolerance)
     return int(full * share + 0.5)
+
+
+def daily_estimate_points(off: float, tolerance: float, difficulty: str, day_streak: int) -> int:
+    """A daily estimate's points: an estimate's, and the streak bonus inside the tolerance."""
+    bonus = streak_bonus(day_streak, DAILY_STREAK_STEP, DAILY_STREAK_CAP)
+    return estimate_points(off, tolerance, difficulty) + (bonus if within(off, tolerance) else 0)

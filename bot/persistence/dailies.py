@@ -166,18 +166,21 @@ class DailyRepository:
         correct: bool,
         points_for_streak: Callable[[int], int],
         at: float,
+        estimate: float | None = None,
     ) -> ChannelAnswer:
-        """One answer per player per post; the streak is counted in the post's day."""
+        """One answer per player per post (a choice, or -1 and an estimate's value in its
+        base unit); the streak is counted in the post's day."""
         ledger = self._database.ledger
 
         def work(db: Connection) -> ChannelAnswer:
             found = db.execute(
-                "SELECT choice, correct, points, streak FROM daily_answers"
+                "SELECT choice, correct, points, streak, estimate FROM daily_answers"
                 " WHERE post_id = ? AND player_id = ?",
                 (post.id, player.id),
             ).fetchone()
             if found:
-                return ChannelAnswer(found[0], bool(found[1]), found[2], found[3], True)
+                given, right, scored, days, value = found
+                return ChannelAnswer(given, bool(right), scored, days, True, value)
             key = (*channel_key(post.scope), player.id)
             previous = db.execute(
                 "SELECT streak, last_day FROM daily_streaks WHERE platform = ?"
@@ -191,8 +194,8 @@ class DailyRepository:
             )
             points = points_for_streak(streak)
             db.execute(
-                "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?,NULL)",
-                (post.id, player.id, choice, int(correct), points, streak, at),
+                "INSERT INTO daily_answers VALUES (?,?,?,?,?,?,?,?)",
+                (post.id, player.id, choice, int(correct), points, streak, at, estimate),
             )
             db.execute(
                 "INSERT INTO daily_streaks VALUES (?,?,?,?,?,?)"
@@ -205,9 +208,28 @@ class DailyRepository:
             # No answer time: nobody knows when the player first saw the post.
             question = (post.bank_id, post.question_id)
             ledger.review(db, player, post.scope, question, choice, correct, at, None, "daily")
-            return ChannelAnswer(choice, correct, points, streak, False)
+            return ChannelAnswer(choice, correct, points, streak, False, estimate)
 
         return await self._database.write(work)
+
+    async def answer_of(self, post: DailyPost, player: PlayerRef) -> float | None:
+        """The value of a player's daily estimate, None while they have not answered."""
+        rows = await self._database.read(
+            "SELECT estimate FROM daily_answers WHERE post_id = ? AND player_id = ?",
+            (post.id, player.id),
+        )
+        return float(rows[0][0]) if rows and rows[0][0] is not None else None
+
+    async def estimates(self, post: DailyPost) -> list[tuple[str, float]]:
+        """A daily estimate's answers as (name, value), first answered first; a player
+        without a known name goes by their id."""
+        rows = await self._database.read(
+            "SELECT COALESCE(NULLIF(p.name, ''), a.player_id), a.estimate FROM daily_answers a"
+            " LEFT JOIN players p ON p.platform = ? AND p.player_id = a.player_id"
+            " WHERE a.post_id = ? AND a.estimate IS NOT NULL ORDER BY a.answered_at",
+            (post.scope.platform, post.id),
+        )
+        return [(str(name), float(value)) for name, value in rows]
 
     async def results(self, post: DailyPost) -> ChannelResults:
         return await tally(

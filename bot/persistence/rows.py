@@ -37,6 +37,7 @@ class ChannelAnswer:
     points: int
     streak: int
     duplicate: bool  # the player had already answered: this click changed nothing
+    estimate: float | None = None  # a daily estimate's value (base unit); choice is -1
 
 
 @dataclass(frozen=True)

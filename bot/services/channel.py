@@ -10,7 +10,7 @@ from datetime import time
 from typing import Protocol
 
 from bot.content.banks import Bank, Catalog, Question
-from bot.content.estimates import Unreadable
+from bot.content.estimates import Unreadable, read
 from bot.domain.daily import parse_time, parse_timezone
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.quiz_runs import LETTERS
@@ -18,7 +18,15 @@ from bot.operations import metrics
 from bot.persistence import ChannelResults, TotalRow
 from bot.services.requests import Context
 from bot.ui.messages import t
-from bot.ui.views import BarRow, ChannelView, ChoiceView, LeaderRow, Notice
+from bot.ui.views import (
+    BarRow,
+    ChannelView,
+    ChoiceView,
+    EstimateAsk,
+    EstimateResult,
+    LeaderRow,
+    Notice,
+)
 
 log = logging.getLogger(__name__)
 
@@ -152,6 +160,42 @@ def estimate_problem(locale: str, refused: Unreadable, typed: str, dimension: st
     else:
         said = t(locale, f"estimate_unreadable_{refused.reason}", typed=typed)
     return f"{said} {t(locale, 'estimate_how', units=units)}"
+
+
+def read_estimate(question: Question, typed: str, locale: str) -> float | str:
+    """``typed`` as a value of the estimate ``question`` (in its base unit), or why it is
+    none, in ``locale`` (for a form that says so before it closes)."""
+    assert question.estimate is not None
+    dimension = question.estimate.truth.dimension
+    try:
+        return read(typed, dimension).value
+    except Unreadable as refused:
+        return estimate_problem(locale, refused, typed, dimension)
+
+
+def estimate_ask(question: Question, action_id: str) -> EstimateAsk | None:
+    """How to answer ``question`` when it is an estimate (its form opened by ``action_id``)."""
+    estimate = question.estimate
+    if estimate is None:
+        return None
+    return EstimateAsk(
+        action_id, estimate.truth.dimension, estimate.unit, estimate.tolerance.written
+    )
+
+
+def estimate_result(question: Question, value: float, typed: str) -> EstimateResult:
+    """How an estimate of ``value`` (typed as ``typed``) came out, as shown: what was typed,
+    and its value in the question's unit when it was written in another."""
+    estimate = question.estimate
+    assert estimate is not None
+    shown, given = estimate.shown(value), typed.strip()
+    same = "".join(shown.split()) == "".join(typed.split())
+    return EstimateResult(
+        given=given if same else f"{given} (= {shown})",
+        truth=estimate.written,
+        off=value / estimate.truth.value,
+        tolerance=estimate.tolerance.written,
+    )
 
 
 def choice_of(shown: Sequence[ChoiceView], choice: int) -> ChoiceView:

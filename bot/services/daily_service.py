@@ -12,6 +12,7 @@ from datetime import datetime
 from bot.content.banks import Bank, Question
 from bot.domain import actions, scoring
 from bot.domain.clock import Clock
+from bot.domain.crowd import Bin, crowd
 from bot.domain.daily import (
     DEFAULT_REVEAL_AFTER,
     DailyPost,
@@ -31,9 +32,12 @@ from bot.services.channel import (
     bars,
     choice_of,
     choices,
+    estimate_ask,
+    estimate_result,
     notice,
     post,
     question_in,
+    read_estimate,
     refusal,
     same_workspace,
     time_of_day,
@@ -43,7 +47,16 @@ from bot.services.requests import Context
 from bot.services.scheduler import Duty
 from bot.ui import i18n
 from bot.ui.messages import t
-from bot.ui.views import ChannelFeedback, ChoiceView, DailyPostView, DailyRevealView, Notice
+from bot.ui.views import (
+    BarRow,
+    ChannelFeedback,
+    ChoiceView,
+    DailyEstimateRevealView,
+    DailyPostView,
+    DailyRevealView,
+    EstimateForm,
+    Notice,
+)
 
 log = logging.getLogger(__name__)
 
@@ -69,6 +82,19 @@ def _choices(
     return choices(
         bank, question, order, locale, lambda c: actions.DailyAction(post.id, c).encode()
     )
+
+
+def _range(question: Question, part: Bin) -> str:
+    """A bin of estimates as the range of values it holds: "160 KiB – 510 KiB", "< 29 KiB"."""
+    estimate = question.estimate
+    assert estimate is not None
+    low, high = (
+        None if edge is None else estimate.shown(edge * estimate.truth.value)
+        for edge in (part.low, part.high)
+    )
+    if low is None:
+        return f"< {high}"
+    return f"> {low}" if high is None else f"{low} – {high}"
 
 
 class DailyQuestions:
@@ -194,9 +220,10 @@ class DailyQuestions:
             day=daily.day,
             topic_title=bank.text(bank.title, daily.locale),
             prompt=bank.text(question.prompt, daily.locale),
-            choices=_choices(daily, bank, question, daily.locale),
+            choices=() if question.estimate else _choices(daily, bank, question, daily.locale),
             answered=answered,
             reveal_at=daily.reveal_at,
+            estimate=estimate_ask(question, actions.DailyEstimateAction(daily.id).encode()),
         )
 
     async def _post(self, schedule: DailySchedule) -> bool:
@@ -212,7 +239,6 @@ class DailyQuestions:
             for bank in map(catalog.get, schedule.topics)
             if bank
             for q in bank.questions
-            if q.estimate is None  # a daily estimate is not drawn yet: its form is to come
         ]
         if not candidates:
             return False
@@ -244,23 +270,34 @@ class DailyQuestions:
         metrics.DAILY_POSTS.labels(outcome="made").inc()
         return True
 
-    async def click(
-        self,
-        player: PlayerRef,
-        action: actions.DailyAction,
-        locale: str,
-        where: ScopeRef | None,
-    ) -> ChannelFeedback | Notice:
-        daily = await self._dailies.post(action.post_id)
+    async def _open(
+        self, player: PlayerRef, post_id: str, locale: str, where: ScopeRef | None
+    ) -> tuple[DailyPost, Bank, Question] | Notice:
+        """The post a click or a form answers, while it takes answers; else why not."""
+        daily = await self._dailies.post(post_id)
         found = await self._question(daily) if daily else None
         if daily is None or found is None or not same_workspace(daily.scope, player, where):
             return notice(locale, "invalid")
-        bank, question = found
-        if not 0 <= action.choice < len(question.choices):
-            return notice(locale, "invalid")
-        now = self._clock.now()
-        if daily.revealed_at is not None or now >= daily.reveal_at:
+        if daily.revealed_at is not None or self._clock.now() >= daily.reveal_at:
             return notice(locale, "daily_closed")
+        return (daily, *found)
+
+    async def click(
+        self,
+        player: PlayerRef,
+        action: actions.DailyAction | actions.DailyEstimateAction,
+        locale: str,
+        where: ScopeRef | None,
+    ) -> ChannelFeedback | EstimateForm | Notice:
+        """A choice, answered; a daily estimate's Answer button, its form to open."""
+        opened = await self._open(player, action.post_id, locale, where)
+        if isinstance(opened, Notice):
+            return opened
+        daily, bank, question = opened
+        if isinstance(action, actions.DailyEstimateAction):
+            return await self._form(daily, bank, question, player, locale)
+        if question.estimate is not None or not 0 <= action.choice < len(question.choices):
+            return notice(locale, "invalid")
         correct = action.choice == question.answer
         recorded = await self._dailies.record_answer(
             daily,
@@ -268,13 +305,12 @@ class DailyQuestions:
             action.choice,
             correct,
             lambda streak: scoring.daily_points(correct, question.difficulty, streak),
-            now,
+            self._clock.now(),
         )
         shown = _choices(daily, bank, question, locale)
         if recorded.duplicate:
             return notice(locale, "daily_already", letter=choice_of(shown, recorded.choice).letter)
-        metrics.ANSWERS.labels(mode="daily").inc()
-        self._schedule_count_refresh(daily)
+        self._answered(daily)
         return ChannelFeedback(
             locale=locale,
             correct=correct,
@@ -286,6 +322,83 @@ class DailyQuestions:
             streak=recorded.streak,
             duplicate=False,
         )
+
+    async def _form(
+        self, daily: DailyPost, bank: Bank, question: Question, player: PlayerRef, locale: str
+    ) -> EstimateForm | Notice:
+        ask = estimate_ask(question, actions.DailyEstimateAction(daily.id).encode())
+        if ask is None:
+            return notice(locale, "invalid")
+        mine = await self._dailies.answer_of(daily, player)
+        if mine is not None:
+            return self._already(question, mine, locale)
+        return EstimateForm(locale, bank.text(question.prompt, locale), ask)
+
+    def _already(self, question: Question, value: float | None, locale: str) -> Notice:
+        assert question.estimate is not None
+        shown = question.estimate.shown(value) if value is not None else "—"
+        return notice(locale, "daily_already_estimate", estimate=shown)
+
+    async def estimate_problem(
+        self, action: actions.DailyEstimateAction, typed: str, locale: str
+    ) -> str | None:
+        """Why ``typed`` is no answer to the daily estimate, in ``locale``, for a form that
+        says so before it closes; None: it reads, or the answer will say what is wrong."""
+        daily = await self._dailies.post(action.post_id)
+        found = await self._question(daily) if daily else None
+        if found is None or found[1].estimate is None:
+            return None
+        value = read_estimate(found[1], typed, locale)
+        return value if isinstance(value, str) else None
+
+    async def estimate(
+        self,
+        player: PlayerRef,
+        action: actions.DailyEstimateAction,
+        typed: str,
+        locale: str,
+        where: ScopeRef | None,
+    ) -> ChannelFeedback | Notice:
+        """A daily estimate, typed into its form: scored by how close, told privately."""
+        opened = await self._open(player, action.post_id, locale, where)
+        if isinstance(opened, Notice):
+            return opened
+        daily, bank, question = opened
+        estimate = question.estimate
+        if estimate is None:
+            return notice(locale, "invalid")
+        value = read_estimate(question, typed, locale)
+        if isinstance(value, str):
+            return Notice(locale, "estimate_unreadable", value)
+        off, factor = estimate.off(value), estimate.tolerance.factor
+        recorded = await self._dailies.record_answer(
+            daily,
+            player,
+            -1,
+            estimate.inside(value),
+            lambda streak: scoring.daily_estimate_points(off, factor, question.difficulty, streak),
+            self._clock.now(),
+            value,
+        )
+        if recorded.duplicate:
+            return self._already(question, recorded.estimate, locale)
+        self._answered(daily)
+        return ChannelFeedback(
+            locale=locale,
+            correct=recorded.correct,
+            chosen=None,
+            answer=None,
+            explanation=bank.text(question.explanation, locale),
+            references=question.references,
+            points=recorded.points,
+            streak=recorded.streak,
+            duplicate=False,
+            estimate=estimate_result(question, value, typed),
+        )
+
+    def _answered(self, daily: DailyPost) -> None:
+        metrics.ANSWERS.labels(mode="daily").inc()
+        self._schedule_count_refresh(daily)
 
     def _schedule_count_refresh(self, daily: DailyPost) -> None:
         """Edit the public answer count, coalescing a burst of clicks into one edit."""
@@ -328,9 +441,24 @@ class DailyQuestions:
         if found is None or daily.message_ref is None:
             return False  # nothing to reveal: its bank is gone or it was never posted
         bank, question = found
+        view = await self._results(daily, bank, question)
+        if await post(publisher, daily.scope, view, "the daily results"):
+            self._reveal_retry.pop(daily.id, None)
+            metrics.DAILY_REVEALS.labels(outcome="made").inc()
+            return True
+        await self._dailies.unmark_revealed(daily.id)
+        self._reveal_retry[daily.id] = now + REVEAL_RETRY_SECONDS
+        metrics.DAILY_REVEALS.labels(outcome="failed").inc()
+        return False
+
+    async def _results(
+        self, daily: DailyPost, bank: Bank, question: Question
+    ) -> DailyRevealView | DailyEstimateRevealView:
+        if question.estimate is not None:
+            return await self._estimates(daily, bank, question)
         results = await self._dailies.results(daily)
         rows, answer, total = bars(_choices(daily, bank, question, daily.locale), results, question)
-        view = DailyRevealView(
+        return DailyRevealView(
             locale=daily.locale,
             day=daily.day,
             topic_title=bank.text(bank.title, daily.locale),
@@ -343,11 +471,40 @@ class DailyQuestions:
             answered=total,
             dashboard=self._dashboard,
         )
-        if await post(publisher, daily.scope, view, "the daily results"):
-            self._reveal_retry.pop(daily.id, None)
-            metrics.DAILY_REVEALS.labels(outcome="made").inc()
-            return True
-        await self._dailies.unmark_revealed(daily.id)
-        self._reveal_retry[daily.id] = now + REVEAL_RETRY_SECONDS
-        metrics.DAILY_REVEALS.labels(outcome="failed").inc()
-        return False
+
+    async def _estimates(
+        self, daily: DailyPost, bank: Bank, question: Question
+    ) -> DailyEstimateRevealView:
+        """A daily estimate's results: the team's estimates on a log axis (bins of half a
+        decade around the truth), its median and who came closest."""
+        estimate = question.estimate
+        assert estimate is not None
+        answers = await self._dailies.estimates(daily)
+        truth = estimate.truth.value
+        found = crowd([value / truth for _, value in answers])
+        total = len(answers)
+        rows = tuple(
+            BarRow(_range(question, part), "", part.count,
+                   round(100 * part.count / total) if total else 0, part.truth)
+            for part in (found.bins if found else ())
+        )  # fmt: skip
+        closest = tuple(answers[i] for i in found.closest) if found else ()
+        loc = daily.locale
+        return DailyEstimateRevealView(
+            locale=loc,
+            day=daily.day,
+            topic_title=bank.text(bank.title, loc),
+            prompt=bank.text(question.prompt, loc),
+            bars=rows,
+            truth=estimate.written,
+            tolerance=estimate.tolerance.written,
+            median=estimate.shown(found.median * truth) if found else None,
+            median_off=found.median if found else 1.0,
+            closest=tuple(name for name, _ in closest),
+            closest_value=estimate.shown(closest[0][1]) if closest else None,
+            inside=tuple(name for name, value in answers if estimate.inside(value)),
+            explanation=bank.text(question.explanation, loc),
+            references=question.references,
+            answered=total,
+            dashboard=self._dashboard,
+        )

@@ -14,6 +14,7 @@ from bot.persistence import StoreError
 from bot.services.channel import notice
 from bot.services.requests import (
     About,
+    AnswerDailyEstimate,
     AnswerEstimate,
     CompetitionEnd,
     CompetitionStandings,
@@ -134,6 +135,10 @@ ROUTES: dict[type[Any], Route[Any]] = {
         localized=False,
     ),
     actions.DailyAction: Route[PlayButton](_play, localized=False),
+    actions.DailyEstimateAction: Route[PlayButton](_play, localized=False),
+    AnswerDailyEstimate: Route[AnswerDailyEstimate](  # answered privately, in their language
+        lambda e, r, c: e.daily.estimate(c.player, r.action, r.text, c.locale, c.scope)
+    ),
     actions.RaceAction: Route[PlayButton](_play, localized=False),
     UnknownButton: Route[PlayButton](_play, localized=False),
     # Buttons that act for their clicker: their data, their rights.

@@ -30,13 +30,28 @@ from bot.services.player_service import Players
 from bot.services.quiz_service import Quizzes
 from bot.services.race_service import Races
 from bot.services.reminder_service import Reminders
-from bot.services.requests import Context, PlayButton, Reply, Request
+from bot.services.requests import (
+    AnswerDailyEstimate,
+    AnswerEstimate,
+    Context,
+    PlayButton,
+    Reply,
+    Request,
+)
 from bot.services.scheduler import Scheduler
 from bot.services.stats_service import PlayerStats
 from bot.services.topics import topic_list
 from bot.services.workspace_banks import WorkspaceBanks
 from bot.ui import i18n
-from bot.ui.views import ChannelFeedback, Feedback, Notice, QuestionView, RaceLockedView, TopicList
+from bot.ui.views import (
+    ChannelFeedback,
+    EstimateForm,
+    Feedback,
+    Notice,
+    QuestionView,
+    RaceLockedView,
+    TopicList,
+)
 
 
 class Engine:
@@ -150,7 +165,6 @@ class Engine:
         self.set_locale = self.players.set_locale
         self.start_quiz = self.quiz.start
         self.review = self.quiz.review
-        self.estimate_problem = self.quiz.estimate_problem
         self.next_review_in = self.quiz.next_review_in
         self.leaderboard = self.boards.view
         self.stats = self.player_stats.view
@@ -158,6 +172,15 @@ class Engine:
     async def handle(self, request: Request, context: Context) -> Reply:
         """The reply to any command or click, and how to deliver it (bot.services.dispatch)."""
         return await dispatch.handle(self, request, context)
+
+    async def estimate_problem(
+        self, asked: AnswerEstimate | AnswerDailyEstimate, locale: str
+    ) -> str | None:
+        """Why what was typed into an estimate's form is no answer, for a form that says so
+        before it closes: a quiz's in the run's language, a daily's in ``locale``."""
+        if isinstance(asked, AnswerEstimate):
+            return await self.quiz.estimate_problem(asked.action, asked.text)
+        return await self.daily.estimate_problem(asked.action, asked.text, locale)
 
     @property
     def catalog(self) -> Catalog:
@@ -184,7 +207,7 @@ class Engine:
         button: PlayButton,
         platform_locale: str | None = None,
         where: ScopeRef | None = None,
-    ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
+    ) -> QuestionView | Feedback | Notice | ChannelFeedback | EstimateForm | RaceLockedView:
         """A button in play: a quiz answer, "next question", a daily or a race answer,
         clicked in ``where``. Anything stale, someone else's, another workspace's or unknown
         gets a Notice, never a point."""
@@ -202,11 +225,11 @@ class Engine:
         button: PlayButton,
         platform_locale: str | None,
         where: ScopeRef | None,
-    ) -> QuestionView | Feedback | Notice | ChannelFeedback | RaceLockedView:
+    ) -> QuestionView | Feedback | Notice | ChannelFeedback | EstimateForm | RaceLockedView:
         if isinstance(button, actions.AnswerAction | actions.NextAction | actions.EstimateAction):
             return await self.quiz.click(player, button, platform_locale)  # in the run's language
         locale = await self.players.locale(player, platform_locale)
-        if isinstance(button, actions.DailyAction):
+        if isinstance(button, actions.DailyAction | actions.DailyEstimateAction):
             return await self.daily.click(player, button, locale, where)
         if isinstance(button, actions.RaceAction):
             return await self.races.click(player, button, locale, where)

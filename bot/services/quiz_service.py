@@ -8,7 +8,6 @@ import random
 from dataclasses import replace
 
 from bot.content.banks import Bank, Catalog, Question
-from bot.content.estimates import Unreadable, read
 from bot.domain import actions, scoring
 from bot.domain.answers import AnswerRecord
 from bot.domain.clock import Clock
@@ -32,7 +31,14 @@ from bot.persistence import (
     StoredCard,
     StoreError,
 )
-from bot.services.channel import choice_of, choices, estimate_problem, notice
+from bot.services.channel import (
+    choice_of,
+    choices,
+    estimate_ask,
+    estimate_result,
+    notice,
+    read_estimate,
+)
 from bot.services.library import Library
 from bot.services.player_service import Players
 from bot.services.reminder_service import Reminders
@@ -235,36 +241,20 @@ class Quizzes:
         question = bank.question(question_id) if bank else None
         if question is None or question.estimate is None:
             return None
-        found = self.read_estimate(question, typed, run.locale)
+        found = read_estimate(question, typed, run.locale)
         return found if isinstance(found, str) else None
-
-    def read_estimate(self, question: Question, typed: str, locale: str) -> float | str:
-        """``typed`` as a value of the estimate ``question`` (in its base unit), or why it
-        is none, in ``locale`` (for a form that says so before it closes)."""
-        assert question.estimate is not None
-        dimension = question.estimate.truth.dimension
-        try:
-            return read(typed, dimension).value
-        except Unreadable as refused:
-            return estimate_problem(locale, refused, typed, dimension)
 
     async def _estimated(
         self, run: Run, bank: Bank, question: Question, typed: str
     ) -> Feedback | Notice:
         estimate = question.estimate
         assert estimate is not None  # check_answer verified the kind
-        value = self.read_estimate(question, typed, run.locale)
+        value = read_estimate(question, typed, run.locale)
         if isinstance(value, str):
             return Notice(run.locale, "estimate_unreadable", value)
         off = estimate.off(value)
         points = scoring.estimate_points(off, estimate.tolerance.factor, question.difficulty)
-        result = EstimateResult(
-            given=typed.strip() if _shown_as(estimate.shown(value), typed) else
-            f"{typed.strip()} (= {estimate.shown(value)})",
-            truth=estimate.written,
-            off=value / estimate.truth.value,
-            tolerance=estimate.tolerance.written,
-        )  # fmt: skip
+        result = estimate_result(question, value, typed)
         return await self._answer(
             run, bank, question, -1, estimate.inside(value), points, value, result
         )
@@ -392,20 +382,7 @@ def _question_view(run: Run, bank: Bank) -> QuestionView:
 
 
 def _ask(run: Run, question: Question) -> EstimateAsk | None:
-    estimate = question.estimate
-    if estimate is None:
-        return None
-    return EstimateAsk(
-        actions.EstimateAction(run.id, run.position).encode(),
-        estimate.truth.dimension,
-        estimate.unit,
-        estimate.tolerance.written,
-    )
-
-
-def _shown_as(shown: str, typed: str) -> bool:
-    """Whether the player typed the value as it is shown in the question's unit."""
-    return "".join(shown.split()) == "".join(typed.split())
+    return estimate_ask(question, actions.EstimateAction(run.id, run.position).encode())
 
 
 def _review_summary(run: Run) -> Summary:

@@ -199,20 +199,40 @@ class UnknownButton:
 
 @dataclass(frozen=True)
 class AnswerEstimate:
-    """What a player typed into an estimate's form (``action``: the button that asked)."""
+    """What a player typed into a quiz estimate's form (``action``: the button that asked)."""
 
     action: actions.EstimateAction
     text: str
 
 
+@dataclass(frozen=True)
+class AnswerDailyEstimate:
+    """What a player typed into a daily estimate's form: answered privately."""
+
+    action: actions.DailyEstimateAction
+    text: str
+
+
+def estimate_answer(action: object, text: str) -> AnswerEstimate | AnswerDailyEstimate | None:
+    """The answer a submitted estimate form gives, by the button that opened it (its id,
+    decoded); None for a form that names no estimate."""
+    if isinstance(action, actions.EstimateAction):
+        return AnswerEstimate(action, text)
+    if isinstance(action, actions.DailyEstimateAction):
+        return AnswerDailyEstimate(action, text)
+    return None
+
+
 # A button in play, answered by the engine's ``click``: a quiz answer, "next question", a
-# daily or a race answer, or an id that reads as none of them. An estimate's button opens
-# its form in the adapter; a click that reaches the core shows the question again.
+# daily or a race answer, or an id that reads as none of them. An estimate's button (a
+# quiz's or a daily's) is answered with the form to open (``views.estimate_form_of``), or why
+# there is none.
 PlayButton = (
     actions.AnswerAction
     | actions.NextAction
     | actions.EstimateAction
     | actions.DailyAction
+    | actions.DailyEstimateAction
     | actions.RaceAction
     | UnknownButton
 )
@@ -244,6 +264,7 @@ Request = (
     | SetLanguage
     | Click
     | AnswerEstimate
+    | AnswerDailyEstimate
     | ChannelRequest
     | CompetitionStandings
     | BankRequest

@@ -38,6 +38,7 @@ from bot.ui.views import (
     BarRow,
     ChannelFeedback,
     ChoiceView,
+    DailyEstimateRevealView,
     DailyPostView,
     DailyRevealView,
     DashboardLink,
@@ -172,8 +173,8 @@ def estimate_units(locale: str, ask: EstimateAsk) -> str:
     return t(locale, f"estimate_units_{ask.dimension.replace(' ', '_')}")
 
 
-def feedback_verdict(view: Feedback, *more: str) -> tuple[str, tuple[Line, ...]]:
-    """A quiz answer's verdict and details: the choices' (``answer_verdict``), or for an
+def feedback_verdict(view: Feedback | ChannelFeedback, *more: str) -> tuple[str, tuple[Line, ...]]:
+    """An answer's verdict and details: the choices' (``answer_verdict``), or for an
     estimate the value given, the true one and how far off it was."""
     result = view.estimate
     if result is None:
@@ -451,9 +452,16 @@ def _daily_post(view: DailyPostView, phrases: Phrasebook) -> Document:
     count = filled(
         view.locale, "daily_count", {"reveal": Moment(view.reveal_at)}, count=view.answered
     )
+    heading = Heading(t(view.locale, "daily_heading", topic=view.topic_title, day=view.day))
+    if view.estimate is not None:
+        how = estimate_how(view.locale, view.estimate)
+        button = Button(t(view.locale, "estimate_button"), view.estimate.action_id, primary=True)
+        return _one(
+            Tone.INFO, heading, paragraph(view.prompt), Note(((how,), count)), buttons=(button,)
+        )
     return _one(
         Tone.INFO,
-        Heading(t(view.locale, "daily_heading", topic=view.topic_title, day=view.day)),
+        heading,
         paragraph(view.prompt),
         _choices(view.choices),
         Note((count,)),
@@ -493,6 +501,37 @@ def _daily_reveal(view: DailyRevealView, phrases: Phrasebook) -> Document:
     )
 
 
+@layout.register
+def _daily_estimate_reveal(view: DailyEstimateRevealView, phrases: Phrasebook) -> Document:
+    loc = view.locale
+    bars = tuple(Bar(b.letter, b.count, b.percent, b.correct) for b in view.bars)
+    crowd: tuple[Block, ...] = ()
+    if view.median is not None:
+        off = off_by(loc, view.median_off)
+        median = t(loc, "daily_estimate_median", median=view.median, off=off)
+        names = {"names": Names(view.closest)}
+        closest = filled(loc, "daily_estimate_closest", names, value=view.closest_value)
+        crowd = (Bars(bars), Text(((median,), closest)))
+    within = {"names": Names(view.inside)}
+    inside = (
+        filled(loc, "daily_estimate_inside", within, tolerance=view.tolerance)
+        if view.inside
+        else (t(loc, "daily_estimate_none_inside", tolerance=view.tolerance),)
+    )
+    return _one(
+        Tone.RESULT,
+        Heading(t(loc, "daily_reveal_heading", topic=view.topic_title, day=view.day)),
+        paragraph(view.prompt),
+        Text(((Strong(t(loc, "estimate_truth", truth=view.truth)),),)),
+        *crowd,
+        _explanation(loc, view.explanation),
+        *_links(loc, view.references),
+        Note(((t(loc, "answered_total", count=view.answered),),)),
+        Text((inside,)),
+        buttons=_dashboard_button(loc, view.dashboard),
+    )
+
+
 def _dashboard_button(locale: str, action: str | None) -> tuple[Button, ...]:
     return (Button(t(locale, "dashboard_button"), action),) if action else ()
 
@@ -500,12 +539,9 @@ def _dashboard_button(locale: str, action: str | None) -> tuple[Button, ...]:
 @layout.register
 def _channel_feedback(view: ChannelFeedback, phrases: Phrasebook) -> Document:
     loc = view.locale
-    verdict, details = answer_verdict(
-        loc,
-        view.correct,
-        view.chosen,
-        view.answer,
-        *([t(loc, "points", points=view.points)] if view.correct else []),
+    verdict, details = feedback_verdict(
+        view,
+        *([t(loc, "points", points=view.points)] if view.points else []),
         t(loc, "daily_streak", streak=view.streak),
     )
     return _one(

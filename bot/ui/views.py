@@ -26,6 +26,16 @@ class EstimateAsk:
 
 
 @dataclass(frozen=True)
+class EstimateForm:
+    """An estimate's form, to open: the question (in the asker's language) and how to
+    answer it (``estimate_form_of`` reads one from a quiz's question view too)."""
+
+    locale: str
+    prompt: str
+    ask: EstimateAsk
+
+
+@dataclass(frozen=True)
 class EstimateResult:
     """How an estimate came out, each part as shown: "0.5 MiB", "512 KiB", "exact"."""
 
@@ -181,6 +191,7 @@ class DailyPostView:
     choices: tuple[ChoiceView, ...]
     answered: int
     reveal_at: float
+    estimate: EstimateAsk | None = None  # a daily estimate: one Answer button, no choices
 
 
 @dataclass(frozen=True)
@@ -203,14 +214,38 @@ class ChannelFeedback:
     """What a daily question tells one player, privately, after their click."""
 
     locale: str
-    correct: bool
-    chosen: ChoiceView
-    answer: ChoiceView
+    correct: bool  # for an estimate: inside its tolerance
+    chosen: ChoiceView | None  # None for an estimate: ``estimate`` says how it went
+    answer: ChoiceView | None
     explanation: str
     references: tuple[str, ...]
     points: int
     streak: int
     duplicate: bool  # a second click: nothing changed
+    estimate: EstimateResult | None = None
+
+
+@dataclass(frozen=True)
+class DailyEstimateRevealView:
+    """A daily estimate's results: the team's estimates on a log axis (each bar a range of
+    values, the truth's marked), the team's median against the truth, who came closest."""
+
+    locale: str
+    day: str
+    topic_title: str
+    prompt: str
+    bars: tuple[BarRow, ...]  # ``letter``: the range, "160 KiB – 510 KiB"
+    truth: str  # as the bank writes it
+    tolerance: str
+    median: str | None  # the team's median estimate, None when nobody answered
+    median_off: float  # the median / the truth
+    closest: tuple[str, ...]  # names of those nearest the truth
+    closest_value: str | None
+    inside: tuple[str, ...]  # names of those inside the tolerance
+    explanation: str
+    references: tuple[str, ...]
+    answered: int
+    dashboard: str | None = None
 
 
 @dataclass(frozen=True)
@@ -356,6 +391,7 @@ class InsightsView:
 ChannelView = (
     DailyPostView
     | DailyRevealView
+    | DailyEstimateRevealView
     | RaceQuestionView
     | RaceRevealView
     | RacePodiumView
@@ -369,6 +405,7 @@ View = (
     | Leaderboard
     | Stats
     | ChannelFeedback
+    | EstimateForm
     | RaceLockedView
     | ProposalList
     | InsightsView
@@ -376,3 +413,13 @@ View = (
     | ForgetConfirm
     | ChannelView
 )
+
+
+def estimate_form_of(view: View) -> EstimateForm | None:
+    """The estimate form a button's answer asks to open: a daily estimate's, or the
+    question a quiz waits on when it is an estimate; None for anything else."""
+    if isinstance(view, EstimateForm):
+        return view
+    if isinstance(view, QuestionView) and view.estimate is not None:
+        return EstimateForm(view.locale, view.prompt, view.estimate)
+    return None

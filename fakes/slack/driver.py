@@ -213,6 +213,20 @@ class SlackDriver:
         body = self.click_body(action_id, user, key, message_ts)
         return await self._exchange(f"click {action_id}", body, key)
 
+    async def click_form(
+        self, action_id: str, user: str, fake: FakeSlack, message_ts: str | None = None
+    ) -> tuple[str, dict[str, Any]]:
+        """Click a button that opens a modal (an estimate's Answer); returns the click's
+        key (its response URL's) and the view Slack shows."""
+        key = self.new_key()
+        assert await self.post(self.click_body(action_id, user, key, message_ts)) == 200
+        opened = await fake.wait_for(
+            lambda: next(
+                (v for v in fake.views if v.trigger_id.startswith(f"trigger.{key}.")), None
+            )
+        )
+        return key, opened.view
+
     def click_body(self, action_id: str, user: str, key: str, message_ts: str | None = None) -> str:
         """The form body of a click, as ``post`` sends it."""
         return urlencode(

@@ -13,7 +13,7 @@ import pytest
 from adapters.discord.commands import build_tree
 from adapters.discord.phrases import TEXT
 from adapters.discord.render import safe
-from bot.content.banks import Bank, Catalog, Question
+from bot.content.banks import Bank, Catalog, Question, load_catalog
 from bot.domain import actions, scoring
 from bot.persistence import Store
 from bot.services.engine import Engine
@@ -32,6 +32,7 @@ from fakes.discord import (
 )
 
 from ..support.channel import FakeClock, moment
+from ..support.environment import FIXTURES
 from .support import running_bot
 
 BERLIN = "Europe/Berlin"
@@ -578,3 +579,52 @@ async def test_the_admin_role_is_optional(fake: FakeDiscord, channel_engine: Eng
     async with running_bot(fake, channel_engine, environ={"QUIZBOT_ADMIN_ROLE": ""}):
         assert (await daily_on(fake, CAROL)).content == t("en", "admin_only")
         assert (await daily_on(fake, OWEN)).content.startswith("Daily question on")
+
+
+async def test_a_daily_estimate_is_answered_in_a_modal_privately_and_revealed(
+    fake: FakeDiscord, store: Store, clock: FakeClock
+) -> None:
+    estimates = load_catalog([FIXTURES / "estimates" / "kv.yaml"])
+    async with running_bot(fake, open_engine(estimates, store, clock)) as client:
+        engine = client.engine
+        await daily_on(fake, topics="kv")
+        clock.at = at("09:30")
+        await engine.scheduler.tick()
+        [post] = fake.channel_posts()
+        assert "Answer with a number and a unit (B, KiB, MB, GiB …)" in post.text()
+        [answer] = post.buttons
+        assert answer["label"] == "Answer" and answer["custom_id"].startswith("qz:g:")
+        message = post.message["id"]
+
+        opened = await fake.click(message, answer["custom_id"], user=ALICE)
+        assert opened.callback_type == 9 and opened.modal is not None  # the form, at once
+        assert opened.modal["custom_id"] == answer["custom_id"]
+        wrong = await fake.submit(opened.modal, {"estimate": "512 ms"}, user=ALICE, message=message)
+        assert wrong.ephemeral is True
+        assert wrong.text().startswith("“512 ms” is a time, but this question asks for an amount")
+        done = await fake.submit(opened.modal, {"estimate": "1 MiB"}, user=ALICE, message=message)
+        assert_private_reply(done, post)  # the public post stays for everyone
+        for line in ("Within 2×!", "Your estimate: 1 MiB (= 1,024 KiB)", "Off by +100 %."):
+            assert line in done.text(), line
+        opened = await fake.click(message, answer["custom_id"], user=BOB)
+        assert opened.modal is not None
+        await fake.submit(opened.modal, {"estimate": "40 KiB"}, user=BOB, message=message)
+        again = await fake.click(message, answer["custom_id"], user=ALICE)
+        assert again.modal is None and again.ephemeral is True
+        assert "your estimate: 1,024 KiB" in again.text()
+        await fake.settled(
+            lambda: "2 answered" in fake.messages[message]["embeds"][0]["description"]
+        )
+
+        clock.at = at("11:30")
+        await engine.scheduler.tick()
+        reveal = fake.channel_posts()[-1].text()
+        for line in (
+            "The answer: 512 KiB",
+            "28.8 KiB – 91 KiB ██████░░░░░░ 1 (50%)",
+            "288 KiB – 910 KiB ░░░░░░░░░░░░ 0 (0%) ✅",
+            "The team's median: 202 KiB. 2.5× too low.",
+            "Closest: Alice (1,024 KiB)",
+            "Within 2×: Alice",
+        ):
+            assert line in reveal, line

@@ -14,12 +14,13 @@ from typing import Any
 
 import pytest
 
-from bot.content.banks import Catalog
+from bot.content.banks import Catalog, load_catalog
 from bot.persistence import Store
 from bot.services.engine import Engine
 from fakes.slack import ChannelPost, FakeSlack, SlackDriver, buttons, shown_text
 
 from ..support.channel import FakeClock, moment
+from ..support.environment import FIXTURES
 from .support import SECRET, answer_key, right_letter, start_http
 
 OFFLOADING = "Optimizer state offloading to CPU and NVMe"
@@ -428,3 +429,94 @@ async def test_a_channel_without_the_bot_gets_one_warning_to_invite_it(
     await tick_at(engine, clock, "2026-11-04T09:30:10")
     assert len(fake.channel_posts("C1")) == 1
     assert not any("xoxb-" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_daily_estimate_is_answered_in_forms_across_a_restart_and_revealed(
+    tmp_path: Path, fake: FakeSlack, clock: FakeClock
+) -> None:
+    """Members estimate privately in a modal (a value that does not read is refused in
+    place, a Hindi member reads Hindi); a new process takes the old post's button; the
+    reveal shows the estimates on a log axis, the team's median and who came closest."""
+    estimates = load_catalog([FIXTURES / "estimates" / "kv.yaml"])
+    engine, slack, runner = await open_app(tmp_path / "day.db", estimates, clock, fake)
+    try:
+        await slack.command("daily on kv 09:30 UTC 4", ADMIN)
+        await tick_at(engine, clock, "2026-11-02T09:30:10")
+        (post,) = fake.channel_posts("C1")
+        public = shown(post)
+        assert "☀️ Daily question · KV napkin · 2026-11-02" in public
+        assert "Answer with a number and a unit (B, KiB, MB, GiB …)" in public
+        assert "0 answered so far. Answers are private" in public
+        assert "512 KiB" not in public  # nothing to copy
+        answer = buttons({"blocks": post.blocks})["Answer"]
+        assert answer.startswith("qz:g:")
+
+        key, form = await slack.click_form(answer, "U1", fake, message_ts=post.ts)
+        assert form["title"]["text"] == "Your estimate"
+        assert form["blocks"][0]["text"]["text"] == (
+            "How much KV cache does one Llama-2-7B token take in FP16?"
+        )
+        assert await slack.submit(form, {"estimate": "512 ms"}, "U1") == {
+            "response_action": "errors",
+            "errors": {
+                "estimate": "“512 ms” is a time, but this question asks for an amount of"
+                " memory. Write a number and a unit: B, KiB, MB, GiB …"
+            },
+        }
+        assert await slack.submit(form, {"estimate": "600 KiB"}, "U1") == {}
+        ada = private(await fake.response(key))
+        for line in (
+            "✅ Within 2×!",
+            "Your estimate: 600 KiB",
+            "The answer: 512 KiB",
+            "Off by +17 %.",
+            "+15 points",
+            "Daily streak: 1 day.",
+            "2 × 32 layers × 32 heads × 128 × 2 bytes = 524288 bytes = 512 KiB.",
+        ):
+            assert line in ada, line
+
+        key, form = await slack.click_form(answer, "UHI", fake, message_ts=post.ts)
+        assert form["title"]["text"] == "आपका अनुमान"
+        assert form["blocks"][0]["text"]["text"] == (
+            "FP16 में Llama-2-7B का एक टोकन कितना KV कैश लेता है?"
+        )
+        assert await slack.submit(form, {"estimate": "2 MiB"}, "UHI") == {}
+        asha = private(await fake.response(key))
+        for line in ("❌ 2× के भीतर नहीं।", "आपका अनुमान: 2 MiB (= 2,048 KiB)", "4× ज़्यादा।"):
+            assert line in asha, line
+        await edited_to(fake, post, "2 answered so far")
+    finally:
+        await runner.cleanup()
+        await engine.store.close()
+
+    # A new process on the same database: the first one's button opens its form.
+    engine, slack, runner = await open_app(tmp_path / "day.db", estimates, clock, fake)
+    try:
+        key, form = await slack.click_form(answer, "U2", fake, message_ts=post.ts)
+        assert await slack.submit(form, {"estimate": "300 KiB"}, "U2") == {}
+        assert "✅ Within 2×!" in private(await fake.response(key))
+        again = private(await slack.click(answer, "U1", message_ts=post.ts))
+        assert again == (
+            "You already answered today's question (your estimate: 600 KiB). Results come later."
+        )
+        await edited_to(fake, post, "3 answered so far")
+
+        await tick_at(engine, clock, "2026-11-02T13:30:20")
+        results = shown(fake.channel_posts("C1")[-1])
+        for line in (
+            "📊 Daily question results · KV napkin · 2026-11-02",
+            "The answer: 512 KiB",
+            "288 KiB – 910 KiB ████████░░░░ 2 (67%) ✅",
+            "910 KiB – 2,879 KiB ████░░░░░░░░ 1 (33%)",
+            "The team's median: 600 KiB. Off by +17 %.",
+            "Closest: Ada (600 KiB)",
+            "3 answered.",
+            "Within 2×: Ada, Grace",
+        ):
+            assert line in results, line
+        late = private(await slack.click(answer, "U2", message_ts=post.ts))
+        assert "This daily question is closed" in late
+    finally:
+        await runner.cleanup()
+        await engine.store.close()
