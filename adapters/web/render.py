@@ -8,13 +8,14 @@ from html import escape
 from bot.services.dashboard import (
     COMPETITION,
     BoardPage,
+    EstimateSpread,
     InsightsPage,
     ParticipationPage,
     Picks,
     QuestionPage,
     TopicChoice,
 )
-from bot.ui.layout import shown_percent
+from bot.ui.layout import off_by, shown_percent
 
 from .charts import Bar, bar_chart
 from .pages import Page, choices, table
@@ -119,6 +120,8 @@ def question(page: Page, shown: QuestionPage) -> tuple[str, str]:
         ]
 
     parts = [f"<p>{escape(shown.prompt)}</p>"]
+    if shown.estimate is not None:
+        return shown.title, "".join(parts) + _estimates(page, shown.estimate)
     parts.append(
         bar_chart("choices", page.t("choices_chart"), page.t("choices_desc"), bars(shown.overall))
     )
@@ -127,6 +130,27 @@ def question(page: Page, shown: QuestionPage) -> tuple[str, str]:
         parts.append(f"<h2>{escape(heading)}</h2>")
         parts.append(bar_chart(f"week-{week.monday}", heading, page.t("choices_desc"), bars(week)))
     return shown.title, "".join(parts)
+
+
+def _estimates(page: Page, spread: EstimateSpread) -> str:
+    """An estimate question's first estimates on a log axis, the truth's range marked."""
+    if spread.median is None:
+        told = page.t("estimate_none", truth=spread.truth)
+        return f"<p>{escape(told)}</p>"
+    said = page.t(
+        "estimate_summary",
+        truth=spread.truth,
+        answers=spread.answers,
+        median=spread.median,
+        off=off_by(page.locale, spread.median_off),
+    )
+    bars = [
+        Bar(page.t("right_marked", text=b.label) if b.truth else b.label, b.count, str(b.count),
+            highlight=b.truth)
+        for b in spread.bins
+    ]  # fmt: skip
+    chart = bar_chart("estimates", page.t("estimate_chart"), page.t("estimate_desc"), bars)
+    return f"<p>{escape(said)}</p>{chart}"
 
 
 def participation(page: Page, shown: ParticipationPage) -> tuple[str, str]:

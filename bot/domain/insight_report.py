@@ -132,6 +132,19 @@ class EstimateInsight:
     spread: float
 
 
+def first_estimates(
+    log: Iterable[LoggedEstimate], since: float | None = None
+) -> dict[tuple[str, str], dict[str, float]]:
+    """Each player's first estimate of each question (bank id, question id), in a quiz or
+    a daily post, made from ``since`` on: a replay is practice, as for choices."""
+    firsts: dict[tuple[str, str], dict[str, float]] = {}
+    for entry in sorted(log, key=lambda e: e.at):
+        players = firsts.setdefault((entry.bank_id, entry.question_id), {})
+        if entry.player_id not in players and (since is None or entry.at >= since):
+            players[entry.player_id] = entry.value
+    return firsts
+
+
 def estimate_insights(
     log: Iterable[LoggedEstimate],
     truth: Callable[[str, str], float | None],
@@ -140,13 +153,8 @@ def estimate_insights(
     """Per estimate question with at least MIN_ESTIMATES first estimates (in the period,
     from ``since``), most biased first; ``truth``: a question's true value, None for one
     the catalog no longer has."""
-    firsts: dict[tuple[str, str], dict[str, float]] = {}
-    for entry in sorted(log, key=lambda e: e.at):
-        players = firsts.setdefault((entry.bank_id, entry.question_id), {})
-        if entry.player_id not in players and (since is None or entry.at >= since):
-            players[entry.player_id] = entry.value
     found = []
-    for (bank_id, question_id), values in firsts.items():
+    for (bank_id, question_id), values in first_estimates(log, since).items():
         true = truth(bank_id, question_id)
         if true is None or len(values) < MIN_ESTIMATES:
             continue

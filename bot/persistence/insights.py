@@ -30,12 +30,19 @@ class InsightRepository:
             for rid, player, bank, question, source, choice, right, at, due in rows
         ]
 
-    async def estimates(self, scope: ScopeRef) -> list[LoggedEstimate]:
-        """Every estimate answered in the workspace's quizzes (values in base units)."""
+    async def estimates(
+        self, scope: ScopeRef, question: tuple[str, str] | None = None
+    ) -> list[LoggedEstimate]:
+        """Every estimate answered in the workspace's quizzes and daily posts (values in
+        base units); only those of ``question`` (bank id, question id) when given."""
+        one = " AND bank_id = ? AND question_id = ?" if question else ""
         rows = await self._database.read(
             "SELECT player_id, bank_id, question_id, estimate, answered_at FROM answers"
-            " WHERE platform = ? AND workspace_id = ? AND estimate IS NOT NULL",
-            (scope.platform, scope.workspace_id),
+            f" WHERE platform = ? AND workspace_id = ? AND estimate IS NOT NULL{one}"
+            " UNION ALL SELECT a.player_id, p.bank_id, p.question_id, a.estimate,"
+            " a.answered_at FROM daily_answers a JOIN daily_posts p ON p.post_id = a.post_id"
+            f" WHERE p.platform = ? AND p.workspace_id = ? AND a.estimate IS NOT NULL{one}",
+            (scope.platform, scope.workspace_id, *(question or ())) * 2,
         )
         return [LoggedEstimate(p, b, q, float(v), float(at)) for p, b, q, v, at in rows]
 

@@ -11,6 +11,7 @@ from typing import Protocol
 
 from bot.content.banks import Bank, Catalog, Question
 from bot.content.estimates import Unreadable, read
+from bot.domain.crowd import Bin
 from bot.domain.daily import parse_time, parse_timezone
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.quiz_runs import LETTERS
@@ -196,6 +197,19 @@ def estimate_result(question: Question, value: float, typed: str) -> EstimateRes
         off=value / estimate.truth.value,
         tolerance=estimate.tolerance.written,
     )
+
+
+def estimate_range(question: Question, part: Bin) -> str:
+    """A bin of estimates as the values it holds: "160 KiB – 510 KiB", "< 29 KiB"."""
+    estimate = question.estimate
+    assert estimate is not None
+    low, high = (
+        None if edge is None else estimate.shown(edge * estimate.truth.value)
+        for edge in (part.low, part.high)
+    )
+    if low is None:
+        return f"< {high}"
+    return f"> {low}" if high is None else f"{low} – {high}"
 
 
 def choice_of(shown: Sequence[ChoiceView], choice: int) -> ChoiceView:

@@ -12,7 +12,7 @@ from datetime import datetime
 from bot.content.banks import Bank, Question
 from bot.domain import actions, scoring
 from bot.domain.clock import Clock
-from bot.domain.crowd import Bin, crowd
+from bot.domain.crowd import crowd
 from bot.domain.daily import (
     DEFAULT_REVEAL_AFTER,
     DailyPost,
@@ -33,6 +33,7 @@ from bot.services.channel import (
     choice_of,
     choices,
     estimate_ask,
+    estimate_range,
     estimate_result,
     notice,
     post,
@@ -82,19 +83,6 @@ def _choices(
     return choices(
         bank, question, order, locale, lambda c: actions.DailyAction(post.id, c).encode()
     )
-
-
-def _range(question: Question, part: Bin) -> str:
-    """A bin of estimates as the range of values it holds: "160 KiB – 510 KiB", "< 29 KiB"."""
-    estimate = question.estimate
-    assert estimate is not None
-    low, high = (
-        None if edge is None else estimate.shown(edge * estimate.truth.value)
-        for edge in (part.low, part.high)
-    )
-    if low is None:
-        return f"< {high}"
-    return f"> {low}" if high is None else f"{low} – {high}"
 
 
 class DailyQuestions:
@@ -484,7 +472,7 @@ class DailyQuestions:
         found = crowd([value / truth for _, value in answers])
         total = len(answers)
         rows = tuple(
-            BarRow(_range(question, part), "", part.count,
+            BarRow(estimate_range(question, part), "", part.count,
                    round(100 * part.count / total) if total else 0, part.truth)
             for part in (found.bins if found else ())
         )  # fmt: skip

@@ -9,13 +9,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import timedelta
 
-from bot.content.banks import Catalog
+from bot.content.banks import Catalog, Question
 from bot.domain.clock import Clock
+from bot.domain.crowd import crowd
 from bot.domain.identities import ScopeRef
-from bot.domain.insight_report import day_of
+from bot.domain.insight_report import day_of, first_estimates
 from bot.domain.periods import ALL, CALENDAR_PERIODS, MONTH, ROLLING_WINDOWS, calendar_key
 from bot.persistence import ALL_BANKS, BoardRepository, InsightRepository
-from bot.services.channel import leader_row, question_in
+from bot.services.channel import estimate_range, leader_row, question_in
 from bot.services.competition_service import Competitions
 from bot.services.insights import Insights, shortened, topic_rows
 from bot.services.library import Library
@@ -60,13 +61,32 @@ class Picks:
 
 
 @dataclass(frozen=True)
+class EstimateBin:
+    label: str  # the values it holds, "288 KiB – 910 KiB"
+    count: int
+    truth: bool  # the truth's bin
+
+
+@dataclass(frozen=True)
+class EstimateSpread:
+    """An estimate question's first estimates on a log axis (``bot.domain.crowd``)."""
+
+    truth: str  # as the bank writes it
+    answers: int
+    median: str | None  # the team's median estimate; None before any
+    median_off: float  # the median / the truth
+    bins: tuple[EstimateBin, ...]
+
+
+@dataclass(frozen=True)
 class QuestionPage:
     title: str  # the prompt, shortened
     prompt: str
-    choices: tuple[str, ...]  # bank order
+    choices: tuple[str, ...]  # bank order; none for an estimate
     answer: int  # the right choice's index
     overall: Picks
     weeks: tuple[Picks, ...]  # the most recent weeks with answers, oldest first
+    estimate: EstimateSpread | None = None  # an estimate question's answers
 
 
 @dataclass(frozen=True)
@@ -140,6 +160,10 @@ class Dashboard:
         if found is None:
             return None
         bank, question = found
+        prompt = bank.text(question.prompt, locale)
+        if question.estimate is not None:
+            spread = await self._spread(scope, bank_id, question)
+            return QuestionPage(shortened(prompt), prompt, (), -1, Picks(None, ()), (), spread)
         choices = len(question.choices)
         overall = [0] * choices
         weeks: dict[str, list[int]] = {}
@@ -150,7 +174,6 @@ class Dashboard:
             day = day_of(row.at)
             monday = (day - timedelta(days=day.weekday())).isoformat()
             weeks.setdefault(monday, [0] * choices)[row.choice] += 1
-        prompt = bank.text(question.prompt, locale)
         return QuestionPage(
             shortened(prompt),
             prompt,
@@ -158,6 +181,26 @@ class Dashboard:
             question.answer,
             Picks(None, tuple(overall)),
             tuple(Picks(m, tuple(weeks[m])) for m in sorted(weeks)[-SHOWN_WEEKS:]),
+        )
+
+    async def _spread(self, scope: ScopeRef, bank_id: str, question: Question) -> EstimateSpread:
+        """Each member's first estimate of ``question``, in quizzes and daily posts."""
+        estimate = question.estimate
+        assert estimate is not None
+        key = (bank_id, question.id)
+        log = await self._answers.estimates(scope, key)
+        values = list(first_estimates(log).get(key, {}).values())
+        truth = estimate.truth.value
+        found = crowd([value / truth for value in values])
+        return EstimateSpread(
+            estimate.written,
+            len(values),
+            estimate.shown(found.median * truth) if found else None,
+            found.median if found else 1.0,
+            tuple(
+                EstimateBin(estimate_range(question, part), part.count, part.truth)
+                for part in (found.bins if found else ())
+            ),
         )
 
     async def participation(self, scope: ScopeRef, period: str | None) -> ParticipationPage | None:

@@ -18,17 +18,19 @@ import pytest
 from aiohttp import web
 
 from adapters.web.server import dashboard_app
-from bot.content.banks import Catalog
+from bot.content.banks import Catalog, load_catalog
+from bot.domain import actions
 from bot.domain.identities import PlayerRef
 from bot.domain.insight_links import Signer
 from bot.domain.memory import Memory
 from bot.persistence import Store
 from bot.services.engine import Engine
-from bot.services.requests import Context, ShowDashboard
-from bot.ui.views import DashboardLink
+from bot.services.requests import AnswerEstimate, Context, ShowDashboard
+from bot.ui.views import DashboardLink, QuestionView
 
 from ..support.browser import CHROMIUM, DRIVER, browser, load, texts
 from ..support.channel import ADMIN, CHANNEL, FakeClock, moment
+from ..support.environment import FIXTURES
 from ..test_review import answer_quiz
 
 pytestmark = pytest.mark.e2e
@@ -184,3 +186,37 @@ async def test_a_malformed_token_is_a_forged_link_not_an_error(
     assert site.engine.insights.signer.check(malformed, site.clock.now()) == "forged"
     url = f"{site.base}/dashboard/{quote(malformed)}/"
     assert await asyncio.to_thread(_status, url) == 403
+
+
+async def test_an_estimate_questions_page_shows_first_estimates_on_a_log_axis(
+    chromium: object, tmp_path: Path, unused_port: int
+) -> None:
+    clock = FakeClock(moment("2027-01-04T10:00"))
+    base = f"http://127.0.0.1:{unused_port}"
+    store = await Store.open(tmp_path / "quiz.db", memory=Memory(fuzz=False))
+    catalog = load_catalog([FIXTURES / "estimates" / "kv.yaml"])
+    engine = Engine(catalog, store, clock, dashboard=Signer(SECRET, base))
+    runner = web.AppRunner(dashboard_app(engine, engine.insights.signer))  # type: ignore[arg-type]
+    try:
+        for player, typed in zip(PLAYERS, ["600 KiB", "2 MiB", "300 KiB"], strict=True):
+            asked = await engine.start_quiz(player, CHANNEL, "kv", "en")
+            assert isinstance(asked, QuestionView) and asked.estimate is not None
+            action = actions.decode(asked.estimate.action_id)
+            assert isinstance(action, actions.EstimateAction)
+            await engine.handle(AnswerEstimate(action, typed), Context(player, CHANNEL))
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", unused_port).start()
+        link = await Site(engine, clock, base).link()
+        assert await load(chromium, link + "question/kv/kv-bytes", "question-estimate") == []
+        assert texts(chromium, "svg#estimates g.bar text.label") == [
+            "288 KiB – 910 KiB (right)",
+            "910 KiB – 2,879 KiB",
+        ]
+        assert texts(chromium, "svg#estimates g.bar text.value") == ["2", "1"]
+        assert (
+            "The answer: 512 KiB. The team's median of 3 first estimates: 600 KiB. Off by +17 %."
+            in texts(chromium, "main p")
+        )
+    finally:
+        await runner.cleanup()
+        await store.close()
