@@ -17,7 +17,7 @@ from .support.cli import run_quizbot
 from .support.environment import FIXTURES
 
 TINY = (FIXTURES / "tiny.yaml").read_text(encoding="utf-8")
-SEEDS = ("mixed-precision", "offloading")  # 8 questions each, from shared/seeds
+SEEDS = ("mixed-precision", "offloading")  # grown from the quizzes in shared/seeds
 CURRICULUM = (
     "activation-checkpointing",
     "collectives",
@@ -50,26 +50,23 @@ def test_shipped_banks_are_valid_and_complete() -> None:
     assert catalog.errors == ()
     assert [b.id for b in catalog.banks] == sorted((*SEEDS, *CURRICULUM))
     for bank in catalog.banks:
-        if bank.id in SEEDS:
-            assert len(bank.questions) == 8
-        else:  # the curriculum's standard: enough questions, a mix of difficulties
-            assert len(bank.questions) >= 12
-            levels = [q.difficulty for q in bank.questions]
-            assert levels.count("easy") >= 3, bank.id
-            assert levels.count("medium") >= 4, bank.id
-            assert levels.count("hard") >= 3, bank.id
+        # The curriculum's standard, the seeds' too: enough questions, mixed difficulties.
+        assert len(bank.questions) >= 12
+        levels = [q.difficulty for q in bank.questions]
+        assert levels.count("easy") >= 3, bank.id
+        assert levels.count("medium") >= 4, bank.id
+        assert levels.count("hard") >= 3, bank.id
         assert set(bank.title) == set(bank.description) == set(LOCALES)
         estimates = [q for q in bank.questions if q.estimate is not None]
-        if bank.id not in SEEDS:
-            assert len(estimates) >= 3, bank.id  # napkin math in every topic
+        assert len(estimates) >= 3, bank.id  # napkin math in every topic
         for question in bank.questions:
             assert len(question.choices) == (0 if question.estimate else 4)
             assert question.references
             for text in (question.prompt, question.explanation, *question.choices):
                 assert set(text) == set(LOCALES)
     assert len(catalog.banks) == 25
-    assert sum(len(b.questions) for b in catalog.banks) == 400
-    assert sum(q.estimate is not None for b in catalog.banks for q in b.questions) == 74
+    assert sum(len(b.questions) for b in catalog.banks) == 417
+    assert sum(q.estimate is not None for b in catalog.banks for q in b.questions) == 80
 
 
 def test_aliases_and_titles_find_banks() -> None:
@@ -187,7 +184,7 @@ def test_a_broken_bank_does_not_take_the_others_down(tmp_path: Path) -> None:
 def test_banks_check_command(tmp_path: Path) -> None:
     ok = run_quizbot("banks", "check")
     assert ok.returncode == 0, ok.stderr
-    assert "25 bank(s) valid, 400 questions; 0 error(s)" in ok.stdout
+    assert "25 bank(s) valid, 417 questions; 0 error(s)" in ok.stdout
     bad = tmp_path / "bad.yaml"
     bad.write_text(broken("    answer: 1", "    answer: 4"), encoding="utf-8")
     failed = run_quizbot("banks", "check", str(bad))
@@ -220,8 +217,8 @@ def test_export_json_shape() -> None:
                 assert q["choices"][q["answer"]] == dict(question.choices[question.answer])
             for text in (q["prompt"], q["explanation"], *q["choices"]):
                 assert set(text) == set(LOCALES) and all(text.values())
-    assert sum(len(b["questions"]) for b in data["banks"]) == 400
-    assert sum(q["kind"] == "estimate" for b in data["banks"] for q in b["questions"]) == 74
+    assert sum(len(b["questions"]) for b in data["banks"]) == 417
+    assert sum(q["kind"] == "estimate" for b in data["banks"] for q in b["questions"]) == 80
     one = json.loads(run_quizbot("banks", "export", "amp").stdout)
     assert [b["id"] for b in one["banks"]] == ["mixed-precision"]
 

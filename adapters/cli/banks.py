@@ -6,13 +6,24 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from datetime import UTC, datetime
 from pathlib import Path
 
+import adapters
+import bot
 from bot.content.banks import SHIPPED_BANKS, load_catalog
 from bot.content.export import export
 from bot.content.formats import FORMATS
 from bot.content.formats.importer import Options, import_file, write_atomically
-from bot.content.lint import lint, load_rules, rate_table
+from bot.content.lint import (
+    Message,
+    catalogue_messages,
+    lint,
+    lint_catalogues,
+    load_rules,
+    rate_table,
+    stale,
+)
 from bot.ui import i18n
 
 from ..app import load_banks
@@ -59,18 +70,31 @@ def _cmd_lint(args: argparse.Namespace) -> int:
         return 1
     rules = load_rules(SHIPPED_BANKS / "lint")
     report = lint(catalog.banks, rules)
-    for finding in report.findings:
+    # The shelf's lint reads the interface's catalogues too: one term, one rendering.
+    interface = [] if args.paths else lint_catalogues(_interface_messages(), rules)
+    for finding in (*report.findings, *interface):
         print(finding)
     print("\n".join(["", *rate_table(report, rules.seed_banks)]))
     if report.notes:
         print("\nSeed banks (their choices are the seeds' own; reported apart, not failing):")
         for note in report.notes:
             print(f"  {note}")
+    if args.stale is not None:
+        old = stale(catalog.banks, args.stale, datetime.now(UTC).date())
+        print(f"\nChecked more than {args.stale} months ago: {len(old)}")
+        for error in old:
+            print(f"  {error}")
     questions = sum(len(b.questions) for b in catalog.banks)
-    print(
-        f"\n{len(catalog.banks)} bank(s), {questions} questions; {len(report.findings)} finding(s)"
-    )
-    return 1 if report.findings else 0
+    findings = len(report.findings) + len(interface)
+    print(f"\n{len(catalog.banks)} bank(s), {questions} questions; {findings} finding(s)")
+    return 1 if findings else 0
+
+
+def _interface_messages() -> list[Message]:
+    """Every message of the core's and the adapters' gettext catalogues."""
+    roots = (Path(bot.__file__).parent, Path(adapters.__file__).parent)
+    english = sorted(p for root in roots for p in root.glob("**/locale/en/LC_MESSAGES/*.po"))
+    return [message for path in english for message in catalogue_messages(path)]
 
 
 def _cmd_export(args: argparse.Namespace) -> int:
@@ -140,6 +164,12 @@ def add_parser(commands: Commands) -> None:
         "lint", help="check question quality: cues, leaks, languages, glossary, sources"
     )
     lint_cmd.add_argument("paths", nargs="*", help="bank files or directories")
+    lint_cmd.add_argument(
+        "--stale",
+        type=int,
+        metavar="MONTHS",
+        help="also list the questions whose facts were last verified more than MONTHS ago",
+    )
     lint_cmd.set_defaults(func=_cmd_lint)
     _add_export(banks_sub)
     _add_import(banks_sub)

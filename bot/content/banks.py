@@ -43,8 +43,14 @@ QUESTION_KEYS = frozenset(
         "missing",
         "kind",
         "tolerance",
+        "verified",
+        "version",
     }
 )
+# When a question's facts were last checked against its sources ("2026-12"), and for a
+# question on an API's behaviour, the release it holds for ("PyTorch 2.5").
+_MONTH = re.compile(r"^(\d{4})-(0[1-9]|1[0-2])$")
+MAX_VERSION_CHARS = 60
 REQUIRED_BANK_KEYS = ("id", "title", "description", "questions")
 REQUIRED_QUESTION_KEYS = ("id", "prompt", "choices", "answer")
 # An estimate is answered with a number and a unit: its answer is the true value as
@@ -78,6 +84,8 @@ class Question:
     missing: tuple[str, ...] = ()  # of MAY_BE_MISSING: fields the question has none of yet
     line: int = field(default=0, compare=False)  # where it starts in its file, for reports
     estimate: Estimate | None = None  # an estimate question's (it has no choices)
+    verified: str = ""  # "2026-12": the month its facts were last checked; "" unknown
+    version: str = ""  # "PyTorch 2.5": the release an API question holds for
 
 
 @dataclass(frozen=True)
@@ -364,6 +372,8 @@ class _Reader:
         )
         difficulty = self.attempt(self.optional, fields, "difficulty", self.difficulty, "medium")
         tags = self.attempt(self.optional, fields, "tags", self.texts, ())
+        verified = self.attempt(self.optional, fields, "verified", self.month, "")
+        version = self.attempt(self.optional, fields, "version", self.version, "")
         if (
             len(self.errors) > before
             or prompt is None
@@ -373,6 +383,8 @@ class _Reader:
             or references is None
             or difficulty is None
             or tags is None
+            or verified is None
+            or version is None
         ):
             return None
         return Question(
@@ -387,6 +399,8 @@ class _Reader:
             missing=missing,
             line=_line(node),
             estimate=estimate,
+            verified=verified,
+            version=version,
         )
 
     def choices(self, node: Node) -> tuple[dict[str, str], ...]:
@@ -457,6 +471,18 @@ class _Reader:
             if not ref.startswith(("https://", "http://")):
                 raise self.fail(item, f"reference '{ref}' is not an http(s) URL")
         return refs
+
+    def month(self, node: Node, what: str) -> str:
+        value = self.text(node, what)
+        if not _MONTH.match(value):
+            raise self.fail(node, f"{what} '{value}' is not a month written as 2026-12")
+        return value
+
+    def version(self, node: Node, what: str) -> str:
+        value = self.text(node, what)
+        if not value.strip() or len(value) > MAX_VERSION_CHARS:
+            raise self.fail(node, f"{what} names a release in 1 to {MAX_VERSION_CHARS} characters")
+        return value.strip()
 
     def difficulty(self, node: Node, what: str) -> str:
         value = self.text(node, what)

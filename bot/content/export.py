@@ -32,6 +32,9 @@ def _question(question: Question) -> dict[str, Any]:
         }
     data["explanation"] = dict(question.explanation)
     data["references"] = list(question.references)
+    for key in ("verified", "version"):  # when its facts were checked, and for which release
+        if getattr(question, key):
+            data[key] = getattr(question, key)
     return data
 
 

@@ -14,6 +14,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from difflib import SequenceMatcher
 from pathlib import Path
 from urllib.parse import urlparse
@@ -33,6 +34,8 @@ MAX_LONGEST_RATE = 0.35  # new banks overall: the right choice strictly the long
 MAX_BANK_LONGEST_RATE = 0.5  # any one new bank
 DUPLICATE_PROMPT_RATIO = 0.9
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_CODE = re.compile(r"\{[^{}]*\}|`[^`]*`|[\w.]+\([^()]*\)")
+_NATIVE_DIGIT = re.compile("[\u0966-\u096f\u09e6-\u09ef]")  # Devanagari and Bengali digits
 # A sentence ends at . ? ! or the danda, before a space or the end (not in "2.5" or "e.g.").
 _SENTENCE_END = re.compile(r"(?<!\bet al)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.?!।](?=\s|$)")
 _WORD = re.compile(r"[a-z][a-z0-9'-]*|\d+(?:\.\d+)?(?:-[a-z]+)?")  # "16-bit" is one word
@@ -134,6 +137,12 @@ _STOPWORDS = frozenset(
 )
 
 
+def _prose(text: str) -> str:
+    """A text without its code: placeholders ({rank}), `spans` and calls (f(a, stream)),
+    where an English word is an identifier, not a term to translate."""
+    return _CODE.sub(" ", text)
+
+
 @dataclass(frozen=True)
 class Term:
     """A glossary entry: the preferred Hindi and Bengali terms for an English one."""
@@ -144,6 +153,7 @@ class Term:
     exceptions: tuple[str, ...] = ()  # phrases that contain the word but are not the term
 
     def used_in(self, english: str) -> bool:
+        english = _prose(english)
         for phrase in self.exceptions:
             english = re.sub(re.escape(phrase), " ", english, flags=re.IGNORECASE)
         pattern = rf"(?<![\w-]){re.escape(self.en)}(?:s|es)?(?![\w-])"
@@ -151,8 +161,91 @@ class Term:
 
     def kept_in_latin(self, translated: str) -> bool:
         """The English term written as it is in a Hindi or Bengali text ("rank-গুলো")."""
-        pattern = rf"(?<![A-Za-z]){re.escape(self.en)}(?:s|es)?(?![A-Za-z])"
+        translated = _prose(translated)
+        for phrase in self.exceptions:
+            translated = re.sub(re.escape(phrase), " ", translated, flags=re.IGNORECASE)
+        pattern = rf"(?<![A-Za-z_.`]){re.escape(self.en)}(?:s|es)?(?![A-Za-z_(`])"
         return re.search(pattern, translated, re.IGNORECASE) is not None
+
+
+def term_problems(term: Term, lang: str, text: str) -> list[str]:
+    """What is wrong with a text whose English uses a glossary term: one rendering per
+    term, so no forbidden or other rendering of it, not the English word left in Latin
+    script where the glossary transliterates it, and the preferred rendering present."""
+    preferred = term.preferred[lang]
+    problems = [
+        f"glossary: '{bad}' in {lang}; '{term.en}' is '{preferred}'"
+        for bad in term.forbidden.get(lang, ())
+        if bad in text
+    ]
+    latin = preferred.isascii()
+    if not latin and term.kept_in_latin(text):
+        problems.append(
+            f"glossary: '{term.en}' left in Latin script in {lang}; write '{preferred}'"
+        )
+    elif preferred not in text and not (latin and term.kept_in_latin(text)):
+        problems.append(f"glossary: '{term.en}' is '{preferred}' in {lang}")
+    return problems
+
+
+@dataclass(frozen=True)
+class Message:
+    """One interface message: its catalogue file (the English one) and texts by language."""
+
+    path: str
+    key: str
+    texts: Mapping[str, str]
+
+
+def catalogue_messages(english: Path) -> list[Message]:
+    """The messages of a gettext catalogue (``…/locale/en/LC_MESSAGES/x.po``) with their
+    Hindi and Bengali texts; each plural form is a message of its own."""
+    from babel.messages.pofile import read_po
+
+    def forms(path: Path) -> dict[str, str]:
+        with path.open("rb") as po:
+            catalog = read_po(po)
+        found: dict[str, str] = {}
+        for message in catalog:
+            if not message.id:
+                continue
+            key = str(message.id[0] if isinstance(message.id, tuple | list) else message.id)
+            strings = (
+                message.string if isinstance(message.string, tuple | list) else [message.string]
+            )
+            for n, text in enumerate(strings):
+                found[f"{key}[{n}]" if len(strings) > 1 else key] = str(text)
+        return found
+
+    by_lang = {
+        lang: forms(english.parents[2] / lang / "LC_MESSAGES" / english.name) for lang in LANGUAGES
+    }
+    return [
+        Message(str(english), key, {lang: by_lang[lang].get(key, "") for lang in LANGUAGES})
+        for key in by_lang["en"]
+    ]
+
+
+def lint_catalogues(messages: Iterable[Message], rules: Rules) -> list[BankError]:
+    """The glossary over the interface's catalogues, as over the banks: a player reads
+    one word for one thing in questions and in buttons alike; and ASCII digits only."""
+    found = []
+    for message in messages:
+        for term in rules.terms:
+            if term.used_in(message.texts["en"]):
+                for lang in ("hi", "bn"):
+                    found += [
+                        BankError(message.path, 0, f"{message.key}: {problem}")
+                        for problem in term_problems(term, lang, message.texts[lang])
+                    ]
+        for lang in ("hi", "bn"):
+            if _NATIVE_DIGIT.search(message.texts[lang]):
+                found.append(
+                    BankError(
+                        message.path, 0, f"{message.key}: {lang} has native digits; write ASCII"
+                    )
+                )
+    return found
 
 
 @dataclass(frozen=True)
@@ -275,22 +368,17 @@ class _Linter:
     def term(
         self, bank: Bank, question: Question, name: str, term: Term, lang: str, text: str
     ) -> None:
-        """A field whose English uses a glossary term: no forbidden rendering of it, and
-        the preferred term (or the English one kept in Latin script)."""
-        for bad in term.forbidden.get(lang, ()):
-            if bad in text:
-                self.report(
-                    bank,
-                    question,
-                    f"{name}: glossary: '{bad}' in {lang}; write"
-                    f" '{term.preferred[lang]}' for '{term.en}'",
-                )
-        if not term.kept_in_latin(text) and term.preferred[lang] not in text:
+        for problem in term_problems(term, lang, text):
+            self.report(bank, question, f"{name}: {problem}")
+
+    def verified(self, bank: Bank, question: Question) -> None:
+        """Every question says when its facts were last checked against its sources."""
+        if not question.verified:
             self.report(
-                bank,
-                question,
-                f"{name}: glossary: '{term.en}' is '{term.preferred[lang]}' in {lang}",
-            )
+                bank, question, "verified is missing: the month its facts were last checked"
+                " against its sources (verified: 2026-12; an API question adds its release,"
+                " version: PyTorch 2.5)",
+            )  # fmt: skip
 
     def references(self, bank: Bank, question: Question) -> None:
         for url in question.references:
@@ -498,6 +586,7 @@ def lint(banks: Sequence[Bank], rules: Rules) -> Report:
             linter.missing(bank, question)
             linter.languages(bank, question)
             linter.references(bank, question)
+            linter.verified(bank, question)
             linter.estimate(bank, question)
         linter.leaks(bank)
         rates[bank.id] = linter.rates(bank)
@@ -527,6 +616,26 @@ def lint(banks: Sequence[Bank], rules: Rules) -> Report:
                     )
                 )
     return Report(tuple(linter.findings), tuple(linter.notes), rates, overall)
+
+
+def months_between(earlier: str, today: date) -> int:
+    """Whole months from a "2026-12" month to ``today``'s."""
+    year, month = map(int, earlier.split("-"))
+    return (today.year - year) * 12 + today.month - month
+
+
+def stale(banks: Sequence[Bank], months: int, today: date) -> list[BankError]:
+    """Questions whose facts were last checked more than ``months`` months ago, oldest
+    first: what to check against the sources (and an API's newer release) again."""
+    found = [
+        (question.verified, BankError(bank.path, question.line, f"verified {question.verified}"
+         f" ({months_between(question.verified, today)} months ago)"
+         + (f", for {question.version}" if question.version else ""), bank.id, question.id))
+        for bank in banks
+        for question in bank.questions
+        if question.verified and months_between(question.verified, today) > months
+    ]  # fmt: skip
+    return [error for _, error in sorted(found, key=lambda pair: pair[0])]
 
 
 def rate_table(report: Report, seed_banks: frozenset[str]) -> list[str]:
