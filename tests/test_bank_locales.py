@@ -32,6 +32,7 @@ questions:
     answer: 0
     explanation: {en: "Stage 3 partitions the parameters too. Stage 1 only the optimizer states."}
     references: ["https://arxiv.org/abs/1910.02054"]
+    verified: "2026-12"
   - id: "zero-1"
     prompt: {en: "Which ZeRO stage partitions only the optimizer states?"}
     choices:
@@ -40,6 +41,7 @@ questions:
     answer: 0
     missing: [explanation]
     references: ["https://arxiv.org/abs/1910.02054"]
+    verified: "2026-12"
 """
 NOTICE_HI = "ये प्रश्न केवल English भाषा में हैं: आपकी भाषा में इनका अनुवाद अभी नहीं हुआ है।"
 NO_EXPLANATION_HI = "अभी इसकी कोई व्याख्या नहीं है।"
@@ -78,7 +80,7 @@ def test_without_locales_every_text_asks_for_the_translations_and_nothing_else()
         f"team.yaml:8: bank team: question zero-3: choice 1 {missing}",
         # No "answer 0 is out of range (0 to -1)" after the broken choices.
         f"team.yaml:11: bank team: question zero-3: explanation {missing}",
-        "team.yaml:13: bank team: question zero-1: the question is missing 'explanation'",
+        "team.yaml:14: bank team: question zero-1: the question is missing 'explanation'",
     ]
 
 
@@ -94,7 +96,7 @@ def test_declared_languages_must_be_known_once_each_and_complete() -> None:
     ]
     extra = ENGLISH.replace('{en: "Stage 2"}', '{en: "Stage 2", hi: "चरण 2"}')
     assert errors_of(extra) == [
-        "team.yaml:18: bank team: question zero-1: choice 2 has text in hi, which the bank"
+        "team.yaml:19: bank team: question zero-1: choice 2 has text in hi, which the bank"
         " does not declare (locales: en)"
     ]
     both = ENGLISH.replace("locales: [en]", "locales: [en, hi]")
@@ -106,11 +108,11 @@ def test_missing_is_only_for_what_is_really_missing() -> None:
         "    missing: [explanation]\n", '    missing: [explanation]\n    explanation: {en: "Hm."}\n'
     )
     assert errors_of(given) == [
-        "team.yaml:21: bank team: question zero-1: explanation is given but 'missing' says it"
+        "team.yaml:22: bank team: question zero-1: explanation is given but 'missing' says it"
         " is missing"
     ]
     assert errors_of(ENGLISH.replace("missing: [explanation]", "missing: [prompt]")) == [
-        "team.yaml:20: bank team: question zero-1: missing lists what a question lacks, once"
+        "team.yaml:21: bank team: question zero-1: missing lists what a question lacks, once"
         " each, of: explanation, references"
     ]
 
@@ -120,7 +122,7 @@ def test_lint_checks_only_the_declared_language_and_fails_on_missing_fields() ->
     catalog = bank_of(ENGLISH)
     report = lint(catalog.banks, rules)
     assert [str(f) for f in report.findings] == [
-        "team.yaml:14: bank team: question zero-1: explanation is missing: write it, then drop"
+        "team.yaml:15: bank team: question zero-1: explanation is missing: write it, then drop"
         " it from 'missing'"
     ]
     assert rate_table(report, rules.seed_banks)[1].split() == [

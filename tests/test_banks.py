@@ -203,7 +203,14 @@ def test_export_json_shape() -> None:
         assert set(exported) == {"id", "title", "questions"}
         assert len(exported["questions"]) == len(bank.questions)
         for q, question in zip(exported["questions"], bank.questions, strict=True):
-            keys = {"id", "kind", "prompt", "choices", "answer", "explanation", "references"}
+            keys = {
+                "id", "kind", "prompt", "choices", "answer", "explanation", "references",
+                "verified",
+            }  # fmt: skip
+            assert ("version" in q) == bool(question.version)  # an API question's release
+            if question.version:
+                assert q["version"] == question.version and q["verified"] == question.verified
+                keys = {*keys, "version"}
             if question.estimate is not None:
                 estimate = question.estimate
                 assert set(q) == {*keys, "estimate"} and q["kind"] == "estimate"

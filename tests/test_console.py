@@ -21,19 +21,22 @@ def quizbot(*args: str, stdin: str, db: Path, lang: str = "C") -> Outcome:
 
 def test_piped_answers_play_the_whole_quiz(tmp_path: Path) -> None:
     db = tmp_path / "q.db"
+    # 14 choices, then 3 estimates: a time, an amount of memory, a time.
+    letters = "A\nB\nC\nD\n" * 3 + "A\nB\n"
     result = quizbot(
-        "play", "offloading", "--player", "ana", stdin="A\nB\nC\nD\nA\nB\nC\nD\n", db=db
+        "play", "offloading", "--player", "ana", stdin=letters + "1 s\n100 GB\n5 s\n", db=db
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    for number in range(1, 9):
-        assert f"Question {number} of 8 · Optimizer state offloading to CPU and NVMe" in out
-    assert out.count("Right answer:") == 8
-    assert out.count("Read more: https://") >= 8
+    for number in range(1, 18):
+        assert f"Question {number} of 17 · Optimizer state offloading to CPU and NVMe" in out
+    assert out.count("Right answer:") == 14
+    assert out.count("Your estimate: ") == 3 and "Your estimate: 100 GB" in out
+    assert out.count("Read more: https://") >= 17
     assert "Quiz complete" in out and "You got " in out
     assert out.count("Optimizer state offloading to CPU and NVMe leaderboard") == 1, "rank once"
     with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM answers").fetchone() == (8,)
+        assert conn.execute("SELECT COUNT(*) FROM answers").fetchone() == (17,)
 
 
 def test_bad_letters_are_asked_again_and_eof_saves_progress(tmp_path: Path) -> None:
@@ -147,7 +150,7 @@ def test_play_without_a_topic_lists_the_topics(tmp_path: Path) -> None:
     titles = [line.split(" · ")[0] for line in lines[2:20]]
     assert titles == sorted(titles, key=str.casefold), "in the order of what each line shows"
     assert (
-        "Optimizer state offloading to CPU and NVMe · quizbot play offloading · 8" in listed.stdout
+        "Optimizer state offloading to CPU and NVMe · quizbot play offloading · 17" in listed.stdout
     )
 
 

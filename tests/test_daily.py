@@ -7,6 +7,8 @@ import asyncio
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from bot.content.banks import Catalog
 from bot.domain.identities import ScopeRef
 from bot.services.engine import Engine
@@ -23,7 +25,14 @@ from .support.channel import (
     right_and_wrong,
     run_until,
     switch_on,
+    without_estimates,
 )
+
+
+@pytest.fixture
+def catalog(catalog: Catalog) -> Catalog:
+    """Choice questions only: these tests script choices (estimates are tested apart)."""
+    return without_estimates(catalog)
 
 
 async def test_a_week_of_daily_questions_across_dst(location: str, catalog: Catalog) -> None:

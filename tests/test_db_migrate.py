@@ -10,14 +10,22 @@ import sys
 from pathlib import Path
 
 import psycopg
+import pytest
 
 from bot.content.banks import Catalog
 from bot.persistence import MIGRATIONS, Store
 from bot.services.engine import Engine
 
+from .support.channel import without_estimates
 from .support.cli import run_quizbot
 from .support.databases import query
 from .support.quiz import ANA, BO, TEAM, play
+
+
+@pytest.fixture
+def catalog(catalog: Catalog) -> Catalog:
+    """Choice questions only: these tests script choices (estimates are tested apart)."""
+    return without_estimates(catalog)
 
 
 async def boards(engine: Engine) -> list[object]:
@@ -44,7 +52,7 @@ async def test_a_played_database_moves_with_identical_leaderboards(
     assert moved.returncode == 0, moved.stderr
     lines = moved.stdout.splitlines()
     assert lines[0].startswith(
-        f"copied {sqlite_file} to {postgres_url}: 2 players, 3 runs, 12 answers"
+        f"copied {sqlite_file} to {postgres_url}: 2 players, 3 runs, 18 answers"
     )
     assert lines[1].startswith("leaderboards identical: ")
 
@@ -59,7 +67,7 @@ async def test_a_played_database_moves_with_identical_leaderboards(
     assert again.returncode == 1
     assert "already has data (players, runs, answers" in again.stderr
     assert "quizbot db migrate copies into an empty database only" in again.stderr
-    assert query(postgres_url, "SELECT COUNT(*) FROM answers") == [(20,)]  # nothing added
+    assert query(postgres_url, "SELECT COUNT(*) FROM answers") == [(32,)]  # nothing added
 
 
 async def test_a_database_moves_back_from_postgresql_to_a_new_sqlite_file(
@@ -75,7 +83,7 @@ async def test_a_database_moves_back_from_postgresql_to_a_new_sqlite_file(
     moved = run_quizbot("db", "migrate", "--from", postgres_url, "--to", f"sqlite:///{back}")
     assert moved.returncode == 0, moved.stderr
     assert moved.stdout.splitlines()[0].startswith(
-        f"copied {postgres_url} to {back}: 2 players, 2 runs, 10 answers"
+        f"copied {postgres_url} to {back}: 2 players, 2 runs, 16 answers"
     )
     assert moved.stderr == ""  # no progress lines when stderr is not a terminal
     assert run_quizbot("db", "check", "--db", str(back)).stdout == f"{back}: ok\n"

@@ -87,7 +87,11 @@ def test_the_wheel_carries_the_banks_and_plays(wheel_venv: Path) -> None:
     assert "mixed-precision (also: mixed_precision, amp, mixedprecision)" in listed.stdout
     checked = _installed(wheel_venv, "banks", "check")
     assert checked.returncode == 0 and " 0 error(s)" in checked.stdout
-    played = _installed(wheel_venv, "play", "offloading", "--questions", "1", stdin="A\n")
+    # One question drawn at random: a choice takes "A"; an estimate (a time or an amount
+    # of memory) is asked again until a value of its kind comes.
+    played = _installed(
+        wheel_venv, "play", "offloading", "--questions", "1", stdin="A\n1 s\n100 GB\n"
+    )
     assert played.returncode == 0, played.stderr
     assert "Question 1 of 1 · Optimizer state offloading to CPU and NVMe" in played.stdout
     assert "Quiz complete · Optimizer state offloading to CPU and NVMe" in played.stdout
@@ -169,17 +173,17 @@ def test_the_default_language_setting_reaches_the_terminal(tmp_path: Path) -> No
         stdin="q\n",
         env={"QUIZBOT_DEFAULT_LANG": "bn", "LANG": "C.UTF-8", "LC_ALL": "", "LC_MESSAGES": ""},
     )
-    assert "প্রশ্ন 1 / 8 · CPU এবং NVMe-তে অপ্টিমাইজার স্টেট অফলোডিং" in done.stdout
+    assert "প্রশ্ন 1 / 17 · CPU এবং NVMe-তে অপ্টিমাইজার স্টেট অফলোডিং" in done.stdout
     assert "থামানো হলো। আপনার অগ্রগতি সেভ করা আছে" in done.stdout
 
 
 def test_resuming_says_so_and_speaks_the_language_asked_for(tmp_path: Path) -> None:
     db = str(tmp_path / "q.db")
     first = run_quizbot("play", "offloading", "--db", db, "--lang", "en", stdin="A\nq\n")
-    assert "Question 1 of 8" in first.stdout
+    assert "Question 1 of 17" in first.stdout
     again = run_quizbot("play", "offloading", "--db", db, "--lang", "hi", stdin="q\n")
-    assert "आपका अधूरा क्विज़ प्रश्न 2 / 8 से जारी है।" in again.stdout
-    assert "प्रश्न 2 / 8 · " in again.stdout
+    assert "आपका अधूरा क्विज़ प्रश्न 2 / 17 से जारी है।" in again.stdout
+    assert "प्रश्न 2 / 17 · " in again.stdout
     assert "रोक दिया। आपकी प्रगति सेव है" in again.stdout
     assert "Question" not in again.stdout
 

@@ -4,12 +4,13 @@ banks clean."""
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import date
 from pathlib import Path
 
 import pytest
 
 from bot.content.banks import SHIPPED_BANKS, Bank, parse_bank
-from bot.content.lint import Report, lint, load_rules, sentences
+from bot.content.lint import Message, Report, lint, lint_catalogues, load_rules, sentences, stale
 
 from .support.cli import run_quizbot
 
@@ -28,17 +29,19 @@ def _text(en: str, hi: str | None = None, bn: str | None = None) -> str:
 def _question(
     qid: str,
     prompt: str,
-    choices: list[str],
+    choices: list[str] | list[tuple[str, str, str]],
     answer: int = 0,
     explanation: dict[str, str] | None = None,
     reference: str = "https://arxiv.org/abs/1910.02054",
+    verified: str | None = "2026-12",
 ) -> str:
     e = explanation or EXPLANATION
     lines = [
         f'  - id: "{qid}"',
+        *([f'    verified: "{verified}"'] if verified else []),
         f"    prompt: {_text(prompt)}",
         "    choices:",
-        *(f"      - {_text(c)}" for c in choices),
+        *(f"      - {_text(*c) if isinstance(c, tuple) else _text(c)}" for c in choices),
         f"    answer: {answer}",
         f"    explanation: {_text(e['en'], e['hi'], e['bn'])}",
         f'    references: ["{reference}"]',
@@ -68,12 +71,16 @@ def _messages(report: Report) -> list[str]:
 
 
 def test_a_clean_bank_has_no_findings() -> None:
-    bank = _bank(
+    question = (
         _question(
-            "q-one", "Which stage partitions the gradients?", ["Stage 2", "Stage 1", "Stage 0"]
+            "q-one",
+            "Which stage partitions the gradients?",
+            [(f"Stage {n}", f"स्टेज {n}", f"স্টেজ {n}") for n in (2, 1, 0)],
         )
+        .replace('"Which stage partitions the gradients? हि"', '"कौन-सा स्टेज ग्रेडिएंट्स को बाँटता है?"')
+        .replace('"Which stage partitions the gradients? বা"', '"কোন স্টেজ গ্রেডিয়েন্ট ভাগ করে?"')
     )
-    report = lint([bank], RULES)
+    report = lint([_bank(question)], RULES)
     assert _messages(report) == []
     assert report.rates["sample"].longest_right == {"en": 0.0, "hi": 0.0, "bn": 0.0}
 
@@ -121,23 +128,73 @@ def test_glossary_terms_and_forbidden_renderings() -> None:
         text if line.startswith("    prompt:") else line for line in question.splitlines()
     )
     messages = _messages(lint([_bank(question)], RULES))
-    assert (
-        "q-term: prompt: glossary: 'ক্ষতি স্কেলিং' in bn; write 'লস স্কেলিং' for 'loss scaling'"
-        in (messages)
+    assert "q-term: prompt: glossary: 'ক্ষতি স্কেলিং' in bn; 'loss scaling' is 'লস স্কেলিং'" in (
+        messages
     )
     assert "q-term: prompt: glossary: 'loss scaling' is 'লস স্কেলিং' in bn" in messages
     assert not any("in hi" in m and "prompt" in m for m in messages)  # Hindi is right
 
 
-def test_the_english_term_kept_in_latin_script_is_accepted() -> None:
+def test_one_rendering_per_term_so_the_english_word_left_in_latin_script_is_a_finding() -> None:
     prompt = "How many ranks take part?"
     question = (
         _question("q-rank", prompt, ["All 8", "Only 1"])
         .replace(f'hi: "{prompt} हि"', 'hi: "कितने ranks हिस्सा लेते हैं?"')
-        .replace(f'bn: "{prompt} বা"', 'bn: "কতগুলো rank-এ কাজ হয়?"')
+        .replace(f'bn: "{prompt} বা"', 'bn: "কতগুলো র‍্যাঙ্ক অংশ নেয়?"')
     )
-    messages = _messages(lint([_bank(question)], RULES))
-    assert not any("glossary" in m and "prompt" in m for m in messages)
+    messages = [m for m in _messages(lint([_bank(question)], RULES)) if "prompt" in m]
+    assert messages == ["q-rank: prompt: glossary: 'rank' left in Latin script in hi; write 'रैंक'"]
+
+
+def test_code_and_placeholders_are_not_terms_to_translate() -> None:
+    prompt = "What does cudaMemcpyAsync(d, h, n, stream) do with `rank`?"
+    question = (
+        _question("q-code", prompt, ["All 8", "Only 1"])
+        .replace(
+            f'hi: "{prompt} हि"', 'hi: "cudaMemcpyAsync(d, h, n, stream) `rank` के साथ क्या करता है?"'
+        )
+        .replace(f'bn: "{prompt} বা"', 'bn: "cudaMemcpyAsync(d, h, n, stream) `rank` দিয়ে কী করে?"')
+    )
+    assert [m for m in _messages(lint([_bank(question)], RULES)) if "prompt" in m] == []
+
+
+def test_every_question_says_when_its_facts_were_verified() -> None:
+    question = _question("q-old", "Why?", ["Because", "Never"], verified=None)
+    assert [m for m in _messages(lint([_bank(question)], RULES)) if "verified" in m] == [
+        "q-old: verified is missing: the month its facts were last checked against its"
+        " sources (verified: 2026-12; an API question adds its release, version: PyTorch 2.5)"
+    ]
+
+
+def test_stale_lists_the_questions_verified_longer_ago_than_asked_oldest_first() -> None:
+    bank = _bank(
+        _question("q-new", "Why?", ["Because", "Never"], verified="2026-06"),
+        _question("q-old", "How?", ["So", "Not"], verified="2025-01").replace(
+            '    verified: "2025-01"', '    verified: "2025-01"\n    version: "PyTorch 2.5"'
+        ),
+        _question("q-older", "When?", ["Now", "Then"], verified="2024-12"),
+    )
+    found = stale([bank], 12, date(2026, 12, 2))
+    assert [(e.question_id, e.message) for e in found] == [
+        ("q-older", "verified 2024-12 (24 months ago)"),
+        ("q-old", "verified 2025-01 (23 months ago), for PyTorch 2.5"),
+    ]
+    assert stale([bank], 23, date(2026, 12, 2))[0].question_id == "q-older"
+
+
+def test_the_interface_catalogues_use_the_glossary_and_ascii_digits() -> None:
+    messages = [
+        Message("slack.po", "reject_button", {"en": "Reject", "hi": "अस्वीकार करें", "bn": "বাতিল"}),
+        Message("slack.po", "cancel", {"en": "Cancel", "hi": "रद्द करें", "bn": "বাতিল"}),
+        Message(
+            "quizbot.po", "count", {"en": "{rank} of 8", "hi": "8 में {rank}", "bn": "৮-এর {rank}"}
+        ),
+    ]
+    assert [f"{f.path}: {f.message}" for f in lint_catalogues(messages, RULES)] == [
+        "slack.po: reject_button: glossary: 'বাতিল' in bn; 'reject' is 'প্রত্যাখ্যান'",
+        "slack.po: reject_button: glossary: 'reject' is 'প্রত্যাখ্যান' in bn",
+        "quizbot.po: count: bn has native digits; write ASCII",
+    ]
 
 
 def test_references_must_be_primary_and_pinned() -> None:
@@ -194,7 +251,7 @@ def test_cues_and_the_longest_choice_player() -> None:
 
 
 def test_seed_banks_are_reported_apart() -> None:
-    question = _question("q-seed", "Which?", ["The right and longest answer", "It never works"])
+    question = _question("q-seed", "Which?", ["The right and longest choice", "It never works"])
     rules = replace(RULES, seed_banks=frozenset({"offloading"}))
     report = lint([_bank(question, bank_id="offloading")], rules)
     assert _messages(report) == []  # the seeds' own choices do not fail the lint
@@ -212,7 +269,7 @@ def test_the_shipped_banks_pass_the_lint(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stdout[-3000:]
     assert done.stdout.rstrip().endswith("0 finding(s)")
     overall = next(line for line in done.stdout.splitlines() if line.startswith("new banks"))
-    assert overall.split()[3] == "310"  # choice questions in the 23 new banks
+    assert overall.split()[3] == "337"  # choice questions in the 25 banks
 
 
 def test_the_right_choice_is_not_mostly_in_one_place() -> None:

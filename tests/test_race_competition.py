@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot.content.banks import Catalog
 from bot.domain.actions import RaceAction, decode
 from bot.domain.identities import PlayerRef, ScopeRef
@@ -19,8 +21,22 @@ from bot.ui.views import (
     RaceRevealView,
 )
 
-from .support.channel import FakeClock, RecordingPublisher, moment, right_and_wrong, run_until
+from .support.channel import (
+    FakeClock,
+    RecordingPublisher,
+    moment,
+    right_and_wrong,
+    run_until,
+    without_estimates,
+)
 from .support.quiz import play
+
+
+@pytest.fixture
+def catalog(catalog: Catalog) -> Catalog:
+    """Choice questions only: these tests script choices (estimates are tested apart)."""
+    return without_estimates(catalog)
+
 
 CHANNEL = ScopeRef("discord", "G1", "C-race")
 ANA, BO, CY = (PlayerRef("discord", f"{i}", n) for i, n in enumerate(["Ana", "Bo", "Cy"], 1))

@@ -34,7 +34,11 @@ MAX_LONGEST_RATE = 0.35  # new banks overall: the right choice strictly the long
 MAX_BANK_LONGEST_RATE = 0.5  # any one new bank
 DUPLICATE_PROMPT_RATIO = 0.9
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
-_CODE = re.compile(r"\{[^{}]*\}|`[^`]*`|[\w.]+\([^()]*\)")
+# Code in prose: {placeholders}, `spans`, calls f(a, b), dotted names (torch.utils.checkpoint,
+# optimizer.step) and CAPITALISED_NAMES (the RANK environment variable).
+_CODE = re.compile(
+    r"\{[^{}]*\}|`[^`]*`|[\w.]+\([^()]*\)|\b[A-Za-z_]\w*(?:\.\w+)+\b|\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b|\b[A-Z]{4,}\b"
+)
 _NATIVE_DIGIT = re.compile("[\u0966-\u096f\u09e6-\u09ef]")  # Devanagari and Bengali digits
 # A sentence ends at . ? ! or the danda, before a space or the end (not in "2.5" or "e.g.").
 _SENTENCE_END = re.compile(r"(?<!\bet al)(?<!\be\.g)(?<!\bi\.e)(?<!\bvs)[.?!।](?=\s|$)")
@@ -138,8 +142,8 @@ _STOPWORDS = frozenset(
 
 
 def _prose(text: str) -> str:
-    """A text without its code: placeholders ({rank}), `spans` and calls (f(a, stream)),
-    where an English word is an identifier, not a term to translate."""
+    """A text without its code (``_CODE``), where an English word is an identifier, not a
+    term to translate."""
     return _CODE.sub(" ", text)
 
 
@@ -151,6 +155,7 @@ class Term:
     preferred: Mapping[str, str]
     forbidden: Mapping[str, tuple[str, ...]]
     exceptions: tuple[str, ...] = ()  # phrases that contain the word but are not the term
+    interface: bool = False  # a word of the interface's catalogues only (Cancel, Reject)
 
     def used_in(self, english: str) -> bool:
         english = _prose(english)
@@ -267,6 +272,7 @@ def load_rules(directory: Path) -> Rules:
             preferred={lang: entry[lang] for lang in ("hi", "bn")},
             forbidden={lang: tuple(words) for lang, words in entry["forbidden"].items()},
             exceptions=tuple(entry.get("except", ())),
+            interface=bool(entry.get("interface", False)),
         )
         for entry in glossary["terms"]
     )
@@ -355,7 +361,7 @@ class _Linter:
                         f"{_numbers(text[lang])} differ from {LOCALE_NAMES[main]} {first}",
                     )
             for term in self.rules.terms if main == "en" else ():
-                if term.used_in(text["en"]):
+                if not term.interface and term.used_in(text["en"]):
                     for lang in others:
                         self.term(bank, question, name, term, lang, text[lang])
         for lang in question.explanation:

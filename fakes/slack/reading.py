@@ -9,7 +9,9 @@ from collections.abc import Mapping
 from typing import Any
 
 _LINK = re.compile(r"<([^|>]+)(?:\|([^>]+))?>")  # <url> or <url|label>
-_STYLE = re.compile(r"([*_~`])([^*_~`\n]+)\1")  # *bold*, _italic_, ~strike~, `code`
+# *bold*, _italic_, ~strike~, `code`: as in Slack, only at word boundaries, so the
+# underscores of offload_param are not italics.
+_STYLE = re.compile(r"(?<!\w)([*_~`])([^*_~`\n]+)\1(?!\w)")
 
 
 def buttons(message: Mapping[str, Any]) -> dict[str, str]:

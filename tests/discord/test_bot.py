@@ -17,6 +17,7 @@ from bot.services.engine import Engine
 from bot.ui.messages import t
 from fakes.discord import ALICE, BOB, GUILD_ID, FakeDiscord, FakeUser
 
+from ..support.quiz import far_off
 from .support import answer_button, play, running_bot, warnings
 
 
@@ -64,7 +65,8 @@ async def test_a_whole_quiz_from_slash_command_to_summary(
     user: FakeUser,
 ) -> None:
     bank = catalog.get("offloading")
-    assert bank is not None and len(bank.questions) == 8
+    assert bank is not None and len(bank.questions) == 17
+    total = len(bank.questions)
     title = safe(bank.text(bank.title, locale))
     outcome = await fake.slash("quiz", topic="offloading", user=user, locale=client_locale)
     assert (outcome.callback_type, outcome.new_message, outcome.ephemeral) == (4, True, True)
@@ -72,29 +74,44 @@ async def test_a_whole_quiz_from_slash_command_to_summary(
     points = 0
     for position, question in enumerate(bank.questions):
         shown = outcome.text()
-        assert t(locale, "question_heading", number=position + 1, total=8, topic=title) in shown
+        assert t(locale, "question_heading", number=position + 1, total=total, topic=title) in shown
         assert safe(bank.text(question.prompt, locale)) in shown
-        assert all(safe(bank.text(choice, locale)) in shown for choice in question.choices)
-        assert [b["label"] for b in outcome.buttons] == ["A", "B", "C", "D"]
-
         correct = position % 2 == 0
-        right = answer_button(outcome, question, True)
-        outcome = await fake.click(
-            message,
-            answer_button(outcome, question, correct)["custom_id"],
-            user=user,
-            locale=client_locale,
-        )
+        if question.estimate is None:
+            assert all(safe(bank.text(choice, locale)) in shown for choice in question.choices)
+            assert [b["label"] for b in outcome.buttons] == ["A", "B", "C", "D"]
+            right = answer_button(outcome, question, True)
+            outcome = await fake.click(
+                message,
+                answer_button(outcome, question, correct)["custom_id"],
+                user=user,
+                locale=client_locale,
+            )
+        else:  # the last three: an Answer button, a form, a value with its unit
+            [ask] = outcome.buttons
+            assert ask["label"] == t(locale, "estimate_button")
+            form = await fake.click(message, ask["custom_id"], user=user, locale=client_locale)
+            assert form.modal is not None
+            truth = question.estimate.written
+            outcome = await fake.submit(
+                form.modal, {"estimate": truth if correct else far_off(truth)},
+                user=user, locale=client_locale, message=message,
+            )  # fmt: skip
         assert (outcome.callback_type, outcome.message["id"]) == (7, message)  # in place
-        points += scoring.answer_points(correct, question.difficulty)
+        points += scoring.answer_points(correct, question.difficulty)  # 100× off scores 0
         shown = outcome.text()
-        assert t(locale, "right" if correct else "wrong") in shown
-        answer = safe(bank.text(question.choices[question.answer], locale))
-        assert t(locale, "right_answer", letter=right["label"], text=answer) in shown
+        if question.estimate is None:
+            assert t(locale, "right" if correct else "wrong") in shown
+            answer = safe(bank.text(question.choices[question.answer], locale))
+            assert t(locale, "right_answer", letter=right["label"], text=answer) in shown
+        else:
+            verdict = "estimate_inside" if correct else "estimate_outside"
+            assert t(locale, verdict, tolerance=question.estimate.tolerance.written) in shown
+            assert t(locale, "estimate_truth", truth=question.estimate.written) in shown
         assert safe(bank.text(question.explanation, locale)) in shown
         assert question.references[0] in shown
-        assert t(locale, "progress", done=position + 1, total=8, points=points) in shown
-        if position < 7:
+        assert t(locale, "progress", done=position + 1, total=total, points=points) in shown
+        if position < total - 1:
             assert [b["label"] for b in outcome.buttons] == [t(locale, "next_button")]
             outcome = await fake.click(message, outcome.buttons[0]["custom_id"], user=user)
             assert (outcome.callback_type, outcome.message["id"]) == (7, message)
@@ -104,7 +121,7 @@ async def test_a_whole_quiz_from_slash_command_to_summary(
     assert t(locale, "summary_title", topic=title) in shown
     max_points = scoring.max_points([q.difficulty for q in bank.questions])
     assert (
-        t(locale, "summary_score", correct=4, total=8, points=points, max_points=max_points)
+        t(locale, "summary_score", correct=9, total=17, points=points, max_points=max_points)
         in shown
     )
     assert t(locale, "summary_rank", rank=1, players=1, topic=title) in shown
@@ -164,7 +181,7 @@ async def test_topics_language_and_unknown_topics(fake: FakeDiscord, bot: QuizCl
     changed = await fake.slash("quiz-lang", language="bn")
     assert changed.ephemeral and changed.content == t("bn", "lang_set")
     quiz = await fake.slash("quiz", topic="offloading", locale="en-US")
-    assert quiz.embeds[0]["title"].startswith("প্রশ্ন 1 / 8")
+    assert quiz.embeds[0]["title"].startswith("প্রশ্ন 1 / 17")
     assert "কুইজের বিষয়" in (await fake.slash("quiz-topics", locale="hi")).text()
 
 
@@ -190,11 +207,11 @@ async def test_buttons_keep_working_after_a_restart(
             # "Next" on the message the first client sent.
             second = await fake.click(message, next_id)
             assert (second.callback_type, second.message["id"]) == (7, message)
-            assert "Question 2 of 8" in second.text()
+            assert "Question 2 of 17" in second.text()
             question = bank.questions[1]
             answered = await fake.click(message, answer_button(second, question, True)["custom_id"])
             points += scoring.answer_points(True, question.difficulty)
-            assert t("en", "progress", done=2, total=8, points=points) in answered.text()
+            assert t("en", "progress", done=2, total=17, points=points) in answered.text()
             board = await fake.slash("quiz-leaderboard", topic="offloading")
             assert f"**1.** Alice — {points} pts · 2/2 right" in board.text()
     finally:

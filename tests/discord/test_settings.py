@@ -97,7 +97,7 @@ async def test_serve_runs_on_the_callers_loop_until_cancelled(
     task = asyncio.create_task(serve(engine, load().discord))
     await asyncio.wait_for(fake.connected.wait(), 10)
     outcome = await fake.slash("quiz", topic="offloading")
-    assert "Question 1 of 8" in outcome.text()
+    assert "Question 1 of 17" in outcome.text()
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task

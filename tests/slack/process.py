@@ -15,6 +15,7 @@ from fakes.ports import free_port
 from fakes.slack import FakeSlack
 from fakes.slack.workers import QUIZBOT, REPO, healthy
 
+from ..support.environment import FIXTURES
 from .support import SECRET
 
 
@@ -80,6 +81,8 @@ class BotProcess:
             "SLACK_BOT_TOKEN": "xoxb-process-test",
             "SLACK_SIGNING_SECRET": SECRET,
             "QUIZBOT_QUIZ_LENGTH": "2",
+            # The tiny bank's questions are all choices: a click on "A" always answers.
+            "QUIZBOT_BANKS": str(FIXTURES),
             "QUIZBOT_LOG_LEVEL": "WARNING",
             "QUIZBOT_SLACK_ADMINS": self.admins,
         }

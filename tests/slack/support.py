@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,9 @@ from adapters.slack.settings import SlackSettings
 from bot.content.banks import Catalog
 from bot.services.engine import Engine
 from bot.ui.i18n import LOCALES
-from fakes.slack import FakeSlack, User, shown_text
+from fakes.slack import FakeSlack, SlackDriver, User, buttons, shown_text
+
+from ..support.quiz import far_off
 
 SECRET = "test-signing-secret"
 
@@ -60,27 +63,63 @@ def db_counts(path: str | Path) -> dict[str, int]:
         return {t: db.execute(f"SELECT COUNT(*) FROM {t}").fetchone()[0] for t in tables}
 
 
-def answer_key(catalog: Catalog) -> dict[str, str]:
-    """Every choice question's prompt → its right choice, in every locale."""
-    return {
-        q.prompt[loc]: q.choices[q.answer][loc]
-        for bank in catalog.banks
-        for q in bank.questions
-        for loc in LOCALES
-        if loc in q.prompt and q.estimate is None
-    }
+@dataclass(frozen=True)
+class Key:
+    """The right answers, by prompt in every locale: a choice question's right choice,
+    an estimate's true value as its bank writes it."""
+
+    choices: dict[str, str]
+    estimates: dict[str, str]
+
+
+def answer_key(catalog: Catalog) -> Key:
+    found = [(q, loc) for b in catalog.banks for q in b.questions for loc in LOCALES]
+    return Key(
+        {
+            q.prompt[loc]: q.choices[q.answer][loc]
+            for q, loc in found
+            if not q.estimate and loc in q.prompt
+        },
+        {q.prompt[loc]: q.estimate.written for q, loc in found if q.estimate and loc in q.prompt},
+    )
+
+
+async def answer(
+    slack: SlackDriver,
+    fake: FakeSlack,
+    question: Mapping[str, Any],
+    key: Key,
+    user: str,
+    right: bool,
+) -> dict[str, Any]:
+    """Answer a quiz question as a player: click a choice, or type an estimate into the
+    form its Answer button opens; the feedback that replaces the question."""
+    shown = buttons(question)
+    opens = [action for action in shown.values() if action.startswith("qz:e:")]
+    if opens:  # an estimate's Answer button
+        text = shown_text(question)
+        truth = next(v for p, v in key.estimates.items() if p in text)
+        ref, form = await slack.click_form(opens[0], user, fake)
+        assert (
+            await slack.submit(form, {"estimate": truth if right else far_off(truth)}, user) == {}
+        )
+        return await fake.response(ref)
+    letter = right_letter(question, key)
+    return await slack.click(
+        shown[letter if right else next(c for c in shown if c != letter)], user
+    )
 
 
 _CHOICE = re.compile(r"^([A-E])\. (.*)$")
 
 
-def right_letter(message: Mapping[str, Any], key: Mapping[str, str]) -> str:
+def right_letter(message: Mapping[str, Any], key: Key) -> str:
     """The letter of the right answer in a question message, read as a player would."""
     shown = shown_text(message)
-    prompt = next(p for p in key if p in shown)
+    prompt = next(p for p in key.choices if p in shown)
     for line in shown.splitlines():
         match = _CHOICE.match(line)
-        if match and match[2] == key[prompt]:
+        if match and match[2] == key.choices[prompt]:
             return match[1]
     raise AssertionError(f"no right answer shown for {prompt!r}")
 

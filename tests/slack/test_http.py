@@ -14,25 +14,23 @@ from bot.persistence import Store
 from bot.services.engine import Engine
 from fakes.slack import FakeSlack, SlackDriver, buttons, shown_text
 
-from .support import SECRET, answer_key, db_counts, right_letter, start_http
+from .support import SECRET, Key, answer, answer_key, db_counts, right_letter, start_http
 
 OFFLOADING_EN = "Optimizer state offloading to CPU and NVMe"
 OFFLOADING_HI = "CPU और NVMe पर ऑप्टिमाइज़र स्टेट ऑफलोडिंग"
 
 
 async def play_through(
-    slack: SlackDriver, first: dict[str, Any], key: dict[str, str], user: str
+    slack: SlackDriver, fake: FakeSlack, first: dict[str, Any], key: Key, user: str
 ) -> list[dict[str, Any]]:
-    """Answer every question (right on odd numbers, wrong on even ones), clicking
-    "Next question" in between; returns every feedback message."""
+    """Answer every question (right on odd numbers, wrong on even ones; an estimate in its
+    form), clicking "Next question" in between; returns every feedback message."""
     feedback, question, number = [], first, 1
     while True:
-        right = right_letter(question, key)
-        letter = right if number % 2 else next(c for c in "ABCD" if c != right)
-        answer = await slack.click(buttons(question)[letter], user)
-        assert answer["replace_original"] is True  # the quiz message is updated in place
-        feedback.append(answer)
-        follow = buttons(answer)
+        answered = await answer(slack, fake, question, key, user, right=number % 2 == 1)
+        assert answered["replace_original"] is True  # the quiz message is updated in place
+        feedback.append(answered)
+        follow = buttons(answered)
         if not follow:
             return feedback
         (next_id,) = follow.values()
@@ -47,37 +45,43 @@ async def test_whole_quiz_in_english(
     first = await slack.command("offloading", "U1")
     assert first["response_type"] == "ephemeral"
     shown = shown_text(first)
-    assert f"Question 1 of 8 · {OFFLOADING_EN}" in shown
+    assert f"Question 1 of 17 · {OFFLOADING_EN}" in shown
     assert "What is the primary goal of offloading optimizer state" in shown
     assert "To fit larger models by freeing scarce GPU memory" in shown  # choices in full
     assert list(buttons(first)) == ["A", "B", "C", "D"]
-    assert "Question 1 of 8" in first["text"]
+    assert "Question 1 of 17" in first["text"]
 
-    feedback = await play_through(slack, first, answer_key(catalog), "U1")
+    feedback = await play_through(slack, fake, first, answer_key(catalog), "U1")
 
-    assert len(feedback) == 8
+    assert len(feedback) == 17
     for number, message in enumerate(feedback, start=1):
         shown = shown_text(message)
-        assert f"Question {number} of 8" in shown
-        assert ("✅ Right!" if number % 2 else "❌ Not quite.") in shown
-        assert "Right answer: " in shown and "Read more: https://" in shown
-        assert f"{number} of 8 answered" in shown
-        assert ("Next question" in buttons(message)) == (number < 8)
+        assert f"Question {number} of 17" in shown
+        if number <= 14:  # choices; the last three are estimates
+            assert ("✅ Right!" if number % 2 else "❌ Not quite.") in shown
+            assert "Right answer: " in shown
+        else:
+            assert ("✅ Within 10%!" if number % 2 else "❌ Not within 10%.") in shown
+            assert "The answer: " in shown
+            assert ("100× too high." in shown) == (number % 2 == 0)
+        assert "Read more: https://" in shown
+        assert f"{number} of 17 answered" in shown
+        assert ("Next question" in buttons(message)) == (number < 17)
     last = shown_text(feedback[-1])
     assert f"Quiz complete · {OFFLOADING_EN}" in last
-    assert "You got 4 of 8 right" in last
+    assert "You got 9 of 17 right" in last
     assert f"You are #1 of 1 on the {OFFLOADING_EN} leaderboard." in last
 
     asked = await slack.command("leaderboard", "U1")
     assert asked["response_type"] == "in_channel"  # a leaderboard is for the whole channel
     board = shown_text(asked)
-    assert "Leaderboard · all time" in board and "1. Ada — " in board and "4/8 right" in board
+    assert "Leaderboard · all time" in board and "1. Ada — " in board and "9/17 right" in board
     assert "You: #1" in board
     weekly = shown_text(await slack.command("leaderboard week offloading", "U2"))
     assert f"Leaderboard · this week · {OFFLOADING_EN}" in weekly and "Ada" in weekly
     assert "You have no points here yet." in weekly
     stats = shown_text(await slack.command("stats", "U1"))
-    assert f"{OFFLOADING_EN}: 4/8 right (50%)" in stats
+    assert f"{OFFLOADING_EN}: 9/17 right (53%)" in stats
 
     # users.info was asked for the locale, once per user (then cached).
     asked = [c.body for c in fake.calls_to("users.info")]
@@ -86,16 +90,16 @@ async def test_whole_quiz_in_english(
 
 
 async def test_whole_quiz_in_hindi_from_the_slack_locale(
-    slack: SlackDriver, catalog: Catalog
+    slack: SlackDriver, fake: FakeSlack, catalog: Catalog
 ) -> None:
     first = await slack.command("offloading", "UHI")
-    assert f"प्रश्न 1 / 8 · {OFFLOADING_HI}" in shown_text(first)
-    feedback = await play_through(slack, first, answer_key(catalog), "UHI")
+    assert f"प्रश्न 1 / 17 · {OFFLOADING_HI}" in shown_text(first)
+    feedback = await play_through(slack, fake, first, answer_key(catalog), "UHI")
     assert "अगला प्रश्न" in buttons(feedback[0])
     assert "✅ सही!" in shown_text(feedback[0]) and "❌ सही नहीं।" in shown_text(feedback[1])
     assert "सही उत्तर: " in shown_text(feedback[1])
     last = shown_text(feedback[-1])
-    assert f"क्विज़ पूरा · {OFFLOADING_HI}" in last and "आपने 8 में से 4 सही किए" in last
+    assert f"क्विज़ पूरा · {OFFLOADING_HI}" in last and "आपने 17 में से 9 सही किए" in last
     board = shown_text(await slack.command("leaderboard", "UHI"))
     assert "लीडरबोर्ड · सर्वकालिक" in board and "आशा" in board
 
@@ -156,7 +160,7 @@ async def test_bad_signature_and_stale_timestamp_get_401(
     assert fake.responses("forged") == [] and fake.calls_to("users.info") == []
     assert db_counts(engine.store.path) == before
     # The same command, signed properly, is served.
-    assert "Question 1 of 8" in shown_text(await slack.command("offloading", "U1"))
+    assert "Question 1 of 17" in shown_text(await slack.command("offloading", "U1"))
 
 
 def _payload(value: object) -> str:
@@ -252,10 +256,10 @@ async def test_buttons_work_after_a_restart(
         runner, url = await start_http(Engine(catalog, store), fake)
         slack = SlackDriver(fake, url, SECRET)  # response URLs from the count all drivers share
         question = await slack.click(next_question, "U1")
-        assert "Question 2 of 8" in shown_text(question)
+        assert "Question 2 of 17" in shown_text(question)
         feedback = await slack.click(buttons(question)[right_letter(question, key)], "U1")
         assert "✅ Right!" in shown_text(feedback)
-        assert "2 of 8 answered · " in shown_text(feedback)
+        assert "2 of 17 answered · " in shown_text(feedback)
         board = shown_text(await slack.command("leaderboard offloading", "U1"))
         assert "1. Ada — " in board and "2/2 right" in board
         await runner.cleanup()
@@ -264,11 +268,11 @@ async def test_buttons_work_after_a_restart(
 
 
 async def test_a_user_slack_cannot_describe_still_plays(
-    slack: SlackDriver, catalog: Catalog
+    slack: SlackDriver, fake: FakeSlack, catalog: Catalog
 ) -> None:
     question = await slack.command("tiny", "U404")  # users.info: user_not_found
     assert "Question 1 of 2 · Tiny test bank" in shown_text(question)
-    feedback = await play_through(slack, question, answer_key(catalog), "U404")
+    feedback = await play_through(slack, fake, question, answer_key(catalog), "U404")
     assert "Quiz complete · Tiny test bank" in shown_text(feedback[-1])
     board = shown_text(await slack.command("leaderboard tiny", "U404"))
     assert "1. u404 — " in board  # the Slack handle stands in for the display name

@@ -91,7 +91,7 @@ async def first_answer(slack: SlackDriver, user: str) -> str:
     """Start the offloading quiz and answer its first question right; the feedback as
     the player reads it."""
     question = await slack.command("offloading", user)
-    assert "Question 1 of 8" in shown_text(question)
+    assert "Question 1 of 17" in shown_text(question)
     letter = right_letter(question, KEY)
     return shown_text(await slack.click(buttons(question)[letter], user))
 
@@ -116,9 +116,10 @@ async def test_two_workspaces_install_and_play_with_their_own_tokens(
 
     # Both play a whole quiz.
     for slack, user in ((one, "U1"), (two, "UT2")):
-        feedback = await play_through(slack, await slack.command("offloading", user), KEY, user)
-        assert len(feedback) == 8
-        assert "You got 4 of 8 right" in shown_text(feedback[-1])
+        first = await slack.command("offloading", user)
+        feedback = await play_through(slack, two_teams, first, KEY, user)
+        assert len(feedback) == 17
+        assert "You got 9 of 17 right" in shown_text(feedback[-1])
 
     # No auth.test per request: only the install flow asks it, once per workspace.
     assert [c.team for c in two_teams.calls_to("auth.test")] == ["T1", "T2"]
@@ -134,10 +135,10 @@ async def test_two_workspaces_install_and_play_with_their_own_tokens(
     assert two_teams.channel_posts("C2") and not two_teams.channel_posts("C1")
 
     board = shown_text(await two.command("leaderboard", "UT2"))
-    assert "1. Bea — " in board and "4/8 right" in board and "Ada" not in board
+    assert "1. Bea — " in board and "9/17 right" in board and "Ada" not in board
     assert rows(store, "SELECT workspace_id, COUNT(*) FROM answers GROUP BY 1 ORDER BY 1") == [
-        ("T1", 8),
-        ("T2", 8),
+        ("T1", 17),
+        ("T2", 17),
     ]
 
 
@@ -331,7 +332,7 @@ async def test_a_changed_token_key_is_said_and_a_rotated_one_still_opens(
             reply = await SlackDriver(two_teams, url, SECRET).command("offloading", "U1")
         finally:
             await runner.cleanup()
-        assert ("Question 1 of 8" in shown_text(reply)) is works
+        assert ("Question 1 of 17" in shown_text(reply)) is works
         if not works:
             assert reply["text"].startswith("quizbot is not installed in this workspace")
             warned = [r.getMessage() for r in caplog.records if r.levelname == "WARNING"]

@@ -65,7 +65,7 @@ def immutable(*paths: Path) -> Iterator[None]:
 async def test_metrics_move_and_health_follows_the_database(bot: BotProcess) -> None:
     slack = driver(bot)
     _, before = await get(bot.ops_url("/metrics"))
-    question = await slack.command("offloading", "U01")
+    question = await slack.command("tiny", "U01")
     feedback = shown_text(await slack.click(buttons(question)["A"], "U01"))
     assert any(word in feedback for word in RESULT)
 
@@ -111,7 +111,7 @@ async def test_a_sigkill_mid_burst_loses_no_shown_answer_and_scores_none_twice(
     bot: BotProcess,
 ) -> None:
     slack, fake = driver(bot), bot.fake
-    started = await asyncio.gather(*(slack.command("offloading", p) for p in PLAYERS))
+    started = await asyncio.gather(*(slack.command("tiny", p) for p in PLAYERS))
     questions = dict(zip(PLAYERS, started, strict=True))
     keys = {player: f"burst-{player}" for player in PLAYERS}
     told: list[str] = []

@@ -18,7 +18,7 @@ from bot.services.engine import Engine
 from fakes.slack import FakeSlack, SlackDriver, buttons, shown_text
 
 from ..support.channel import FakeClock, moment
-from .support import answer_key, right_letter, start_http
+from .support import Key, answer, answer_key, right_letter, start_http
 
 OFFLOADING = "Optimizer state offloading to CPU and NVMe"
 TINY = "Tiny test bank"
@@ -54,26 +54,24 @@ def private(reply: dict[str, Any]) -> str:
     return shown_text(reply)
 
 
-def prompt_of(message: dict[str, Any], key: dict[str, str]) -> str:
+def prompt_of(message: dict[str, Any], key: Key) -> str:
     shown = shown_text(message)
-    return next(prompt for prompt in key if prompt in shown)
+    return next(prompt for prompt in (*key.choices, *key.estimates) if prompt in shown)
 
 
-async def answer(
+async def answer_later(
     slack: SlackDriver,
+    fake: FakeSlack,
     clock: FakeClock,
     question: dict[str, Any],
-    key: dict[str, str],
+    key: Key,
     user: str,
     right: bool,
 ) -> dict[str, Any]:
-    """Click the right or a wrong letter a minute after the last answer (so cards come
-    due in the order they were answered); returns the feedback, which replaced the question."""
+    """Answer a minute after the last answer (so cards come due in the order they were
+    answered); returns the feedback, which replaced the question."""
     clock.advance(60)
-    letter = right_letter(question, key)
-    if not right:
-        letter = next(c for c in buttons(question) if c != letter)
-    feedback = await slack.click(buttons(question)[letter], user)
+    feedback = await answer(slack, fake, question, key, user, right)
     assert feedback["replace_original"] is True
     return feedback
 
@@ -82,16 +80,20 @@ async def play(
     slack: SlackDriver,
     clock: FakeClock,
     first: dict[str, Any],
-    key: dict[str, str],
+    key: Key,
     user: str,
     right: Callable[[str], bool],
 ) -> tuple[list[str], list[dict[str, Any]]]:
     """Play a run to its end from its first question, answering right where
     ``right(prompt)``; returns the prompts in the order asked and every feedback."""
     prompts, feedback, question = [], [], first
+    fake = slack.fake
+    assert isinstance(fake, FakeSlack)
     while True:
         prompts.append(prompt_of(question, key))
-        feedback.append(await answer(slack, clock, question, key, user, right(prompts[-1])))
+        feedback.append(
+            await answer_later(slack, fake, clock, question, key, user, right(prompts[-1]))
+        )
         follow = buttons(feedback[-1])
         if not follow:
             return prompts, feedback
@@ -122,9 +124,9 @@ async def test_review_offers_exactly_the_questions_answered_wrong(
 ) -> None:
     key = answer_key(catalog)
     missed, last = await quiz_with_misses(slack, clock, catalog)
-    assert "You got 6 of 8 right" in shown_text(last)
+    assert "You got 15 of 17 right" in shown_text(last)
     board = shown_text(await slack.command("leaderboard", "U1"))
-    assert "1. Ada — " in board and "6/8 right" in board
+    assert "1. Ada — " in board and "15/17 right" in board
 
     clock.advance(DAY)
     review = await slack.command("review", "U1")
@@ -159,17 +161,17 @@ async def test_stats_show_the_cards_due_and_then_the_retention(
     missed, _ = await quiz_with_misses(slack, clock, catalog)
     clock.advance(DAY)
     stats = private(await slack.command("stats", "U1"))
-    assert f"{OFFLOADING}: 6/8 right (75%) · " in stats
-    # 6 of 8 right, and FSRS's recall a day later is below 100 % for those.
-    assert "8 seen · 2 due today · retention — · chance to recall now 7" in stats
+    assert f"{OFFLOADING}: 15/17 right (88%) · " in stats
+    # 15 of 17 right, and FSRS's recall a day later is below 100 % for those.
+    assert "17 seen · 2 due today · retention — · chance to recall now 84%" in stats
     assert "A question you missed counts as not recalled until you answer it right" in stats
     assert "You have 2 cards due for review today.\nStart your review with /quiz review." in stats
 
     review = await slack.command("review", "U1")
     await play(slack, clock, review, key, "U1", lambda p: p == missed[0])
     after = private(await slack.command("stats", "U1"))
-    assert f"{OFFLOADING}: 6/8 right (75%) · " in after  # review answers are not first attempts
-    assert "8 seen · 0 due today · retention 50% · chance to recall now " in after
+    assert f"{OFFLOADING}: 15/17 right (88%) · " in after  # review answers are not first attempts
+    assert "17 seen · 0 due today · retention 50% · chance to recall now " in after
     assert "due for review today" not in after
 
 
@@ -231,7 +233,7 @@ async def test_a_reminder_comes_once_on_a_day_with_cards_due(
     clock.at = moment("2026-11-04T09:00:30", "Europe/Berlin")  # cards are due again
     await engine.scheduler.tick()
     assert len(fake.dms("U1")) == 1
-    assert "You have 8 cards due for review today." in private(await slack.command("stats", "U1"))
+    assert "You have 17 cards due for review today." in private(await slack.command("stats", "U1"))
 
 
 async def test_a_bad_reminder_gets_the_remind_usage(slack: SlackDriver, fake: FakeSlack) -> None:

@@ -72,7 +72,7 @@ async def test_two_workers_serve_a_quiz_and_a_killed_one_loses_nothing(
     slack = workers.driver(fake)
     players = [f"U{n:02d}" for n in range(12)]
     questions = [await slack.command("offloading", p) for p in players]
-    assert all("Question 1 of 8" in shown_text(q) for q in questions)
+    assert all("Question 1 of 17" in shown_text(q) for q in questions)
     for player, question in zip(players[:6], questions[:6], strict=True):
         assert "Right answer" in shown_text(await slack.click(buttons(question)["A"], player))
     victim = workers_of(workers.parent.pid)[0]

@@ -3,7 +3,7 @@ posted in channels, an engine wired to them, and a channel with its admin and pl
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
@@ -16,6 +16,17 @@ from bot.persistence import Store
 from bot.services.engine import Engine
 from bot.services.requests import Context
 from bot.ui.views import ChannelView, DailyPostView, Notice
+
+
+def without_estimates(catalog: Catalog) -> Catalog:
+    """The catalogue with its choice questions only: a daily draw on it is always a choice
+    (the daily estimate has tests of its own), and a scripted player clicks a letter."""
+    return Catalog(
+        tuple(
+            replace(bank, questions=tuple(q for q in bank.questions if q.estimate is None))
+            for bank in catalog.banks
+        )
+    )
 
 
 class FakeClock:

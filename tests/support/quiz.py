@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from bot.domain.actions import AnswerAction, decode
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.services.engine import Engine
@@ -15,6 +17,14 @@ BO = PlayerRef("slack", "U2", "Bo")
 
 
 TEAM = ScopeRef("slack", "T1", "C1")
+
+
+def far_off(written: str) -> str:
+    """An estimate a hundred times the true value, in its unit: "512 KiB" → "51200 KiB";
+    it scores nothing (beyond 10× off)."""
+    found = re.match(r"^([0-9.]+)\s*(.*)$", written)
+    assert found is not None, written
+    return f"{float(found[1]) * 100:g} {found[2]}".strip()
 
 
 def right_choice(engine: Engine, view: QuestionView) -> str:
