@@ -7,8 +7,6 @@ import asyncio
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-import pytest
-
 from bot.content.banks import Catalog
 from bot.domain.identities import ScopeRef
 from bot.services.engine import Engine
@@ -20,19 +18,16 @@ from .support.channel import (
     CHANNEL,
     PLAYERS,
     FakeClock,
+    choices_only,
     moment,
     open_engine,
     right_and_wrong,
     run_until,
     switch_on,
-    without_estimates,
 )
 
-
-@pytest.fixture
-def catalog(catalog: Catalog) -> Catalog:
-    """Choice questions only: these tests script choices (estimates are tested apart)."""
-    return without_estimates(catalog)
+# These tests script choices: the catalogue without estimates (tested apart).
+catalog = choices_only
 
 
 async def test_a_week_of_daily_questions_across_dst(location: str, catalog: Catalog) -> None:

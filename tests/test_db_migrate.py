@@ -10,22 +10,18 @@ import sys
 from pathlib import Path
 
 import psycopg
-import pytest
 
 from bot.content.banks import Catalog
 from bot.persistence import MIGRATIONS, Store
 from bot.services.engine import Engine
 
-from .support.channel import without_estimates
+from .support.channel import choices_only
 from .support.cli import run_quizbot
 from .support.databases import query
 from .support.quiz import ANA, BO, TEAM, play
 
-
-@pytest.fixture
-def catalog(catalog: Catalog) -> Catalog:
-    """Choice questions only: these tests script choices (estimates are tested apart)."""
-    return without_estimates(catalog)
+# These tests script choices: the catalogue without estimates (tested apart).
+catalog = choices_only
 
 
 async def boards(engine: Engine) -> list[object]:

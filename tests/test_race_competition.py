@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
-
 from bot.content.banks import Catalog
 from bot.domain.actions import RaceAction, decode
 from bot.domain.identities import PlayerRef, ScopeRef
@@ -24,19 +22,15 @@ from bot.ui.views import (
 from .support.channel import (
     FakeClock,
     RecordingPublisher,
+    choices_only,
     moment,
     right_and_wrong,
     run_until,
-    without_estimates,
 )
 from .support.quiz import play
 
-
-@pytest.fixture
-def catalog(catalog: Catalog) -> Catalog:
-    """Choice questions only: these tests script choices (estimates are tested apart)."""
-    return without_estimates(catalog)
-
+# These tests script choices: the catalogue without estimates (tested apart).
+catalog = choices_only
 
 CHANNEL = ScopeRef("discord", "G1", "C-race")
 ANA, BO, CY = (PlayerRef("discord", f"{i}", n) for i, n in enumerate(["Ana", "Bo", "Cy"], 1))

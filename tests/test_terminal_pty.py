@@ -193,10 +193,10 @@ def pick_a_topic_and_answer(run: Session, starting: float = 30) -> None:
     answer, then q; the answer is saved and the program ends cleanly."""
     run.read_until("Topic [", timeout=starting)
     run.send(b"offloading\r")
-    run.read_until("Question 1 of 8 · Optimizer state offloading to CPU and NVMe")
+    run.read_until("Question 1 of 17 · Optimizer state offloading to CPU and NVMe")
     run.read_until(PROMPTS["en"])
     run.send(b"A\r")
-    run.read_until("1 of 8 answered")
+    run.read_until("1 of 17 answered")
     run.read_until(PROMPTS["en"])
     run.send(b"q\r")
     assert run.exit_code(timeout=30) == 0
@@ -205,7 +205,7 @@ def pick_a_topic_and_answer(run: Session, starting: float = 30) -> None:
 
 def test_run_terminal_with_a_topic_starts_its_first_question(session: type[Session]) -> None:
     run = session("run", "terminal", "--topic", "offloading")
-    run.read_until("Question 1 of 8 · Optimizer state offloading to CPU and NVMe")
+    run.read_until("Question 1 of 17 · Optimizer state offloading to CPU and NVMe")
     run.read_until(PROMPTS["en"])
     run.send(b"\x04")
     assert run.exit_code(timeout=10) == 0

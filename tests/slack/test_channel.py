@@ -19,16 +19,12 @@ from bot.persistence import Store
 from bot.services.engine import Engine
 from fakes.slack import ChannelPost, FakeSlack, SlackDriver, buttons, shown_text
 
-from ..support.channel import FakeClock, moment, without_estimates
+from ..support.channel import FakeClock, choices_only, moment
 from ..support.environment import FIXTURES
 from .support import SECRET, answer_key, right_letter, start_http
 
-
-@pytest.fixture
-def catalog(catalog: Catalog) -> Catalog:
-    """Choice questions only: these tests script choices (estimates are tested apart)."""
-    return without_estimates(catalog)
-
+# These tests script choices: the catalogue without estimates (tested apart).
+catalog = choices_only
 
 OFFLOADING = "Optimizer state offloading to CPU and NVMe"
 ADMIN = "UADMIN"

@@ -8,6 +8,8 @@ from datetime import datetime
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+import pytest
+
 from adapters.phrases import render
 from bot.content.banks import Catalog
 from bot.domain.actions import DailyAction, decode
@@ -27,6 +29,13 @@ def without_estimates(catalog: Catalog) -> Catalog:
             for bank in catalog.banks
         )
     )
+
+
+@pytest.fixture(name="catalog")
+def choices_only(catalog: Catalog) -> Catalog:
+    """Overrides ``catalog`` in a module that imports it: choice questions only, for
+    tests that script choices (the estimates are tested apart)."""
+    return without_estimates(catalog)
 
 
 class FakeClock:
