@@ -68,7 +68,7 @@ def test_a_hindi_player_reads_the_factor_in_hindi(tmp_path: Path) -> None:
     out = play(tmp_path, "8 MiB\n", "--lang", "hi")
     assert "❌ 2× के भीतर नहीं।" in out
     assert "आपका अनुमान: 8 MiB (= 8,192 KiB)" in out
-    assert "सही मान: 512 KiB" in out and "16× ज़्यादा।" in out
+    assert "सही उत्तर: 512 KiB" in out and "16× ज़्यादा।" in out
     assert "अंक" not in out.split("16× ज़्यादा।")[1].split("\n\n")[0]  # past 10×: none
 
 

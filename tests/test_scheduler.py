@@ -25,12 +25,16 @@ from .support.channel import (
     PLAYERS,
     FakeClock,
     RecordingPublisher,
+    choices_only,
     moment,
     open_engine,
     right_and_wrong,
     run_until,
     switch_on,
 )
+
+# These tests script choices: the catalogue without estimates (tested apart).
+catalog = choices_only
 
 
 class RefusingPublisher(RecordingPublisher):

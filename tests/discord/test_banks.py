@@ -248,7 +248,7 @@ async def test_an_english_only_bank_for_a_hindi_player(fake: FakeDiscord, bot: Q
     assert "ये प्रश्न केवल English भाषा में हैं: आपकी भाषा में इनका अनुवाद अभी नहीं हुआ है।" in shown
     assert "प्रश्न 1 / 3" in shown
     form = await fake.slash("quiz-propose", locale="hi")
-    assert form.modal is not None and form.modal["title"] == "प्रश्न प्रस्तावित करें"
+    assert form.modal is not None and form.modal["title"] == "प्रश्न सुझाएँ"
 
 
 async def test_forged_forms_and_direct_messages_get_a_clear_private_answer(

@@ -317,17 +317,17 @@ async def test_an_english_only_bank_tells_a_hindi_player_once(
 
 async def test_the_forms_speak_the_members_language(slack: SlackDriver, fake: FakeSlack) -> None:
     hindi = await slack.open_form("propose", "UHI", fake)
-    assert hindi["title"]["text"] == "प्रश्न प्रस्तावित करें"
+    assert hindi["title"]["text"] == "प्रश्न सुझाएँ"
     assert hindi["blocks"][2]["label"]["text"] == "विकल्प, हर पंक्ति में एक"
     assert await slack.command("lang bn", ADMIN)
     bengali = await slack.open_form("bank upload", ADMIN, fake)
-    assert bengali["title"]["text"] == "bank upload করুন"
+    assert bengali["title"]["text"] == "bank আপলোড করুন"
     assert bengali["blocks"][5]["element"]["options"][0]["text"]["text"] == (
-        "প্রশ্নে ব্যাখ্যা বা reference না থাকলেও চলবে"
+        "প্রশ্নে ব্যাখ্যা বা রেফারেন্স না থাকলেও চলবে"
     )
     assert await slack.submit(bengali, {}, ADMIN) == {
         "response_action": "errors",
-        "errors": {"file": "একটি ফাইল বেছে নিন অথবা bank-এর text paste করুন।"},
+        "errors": {"file": "একটি ফাইল বেছে নিন অথবা bank-এর টেক্সট পেস্ট করুন।"},
     }
 
 

@@ -101,7 +101,7 @@ async def test_whole_quiz_in_hindi_from_the_slack_locale(
     last = shown_text(feedback[-1])
     assert f"क्विज़ पूरा · {OFFLOADING_HI}" in last and "आपने 17 में से 9 सही किए" in last
     board = shown_text(await slack.command("leaderboard", "UHI"))
-    assert "लीडरबोर्ड · सर्वकालिक" in board and "आशा" in board
+    assert "लीडरबोर्ड · अब तक" in board and "आशा" in board
 
 
 async def test_lang_setting_beats_the_slack_locale(slack: SlackDriver) -> None:

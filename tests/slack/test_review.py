@@ -282,7 +282,7 @@ async def test_a_hindi_player_reviews_in_hindi(
     assert "रिव्यू पूरा: 2 में से 2 सही।" in shown_text(answers[-1])
     usage = private(await slack.command("remind on 25:00 Asia/Kolkata", "UHI"))
     assert usage.endswith(
-        "उपयोग: /quiz remind on <HH:MM> <टाइमज़ोन, जैसे Asia/Kolkata> | off | status"
+        "उपयोग: /quiz remind on <HH:MM> <टाइमज़ोन, जैसे Asia/Kolkata> | off | status (स्थिति देखें)"
     )
 
 

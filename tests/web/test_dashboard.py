@@ -150,7 +150,7 @@ async def test_a_hindi_browser_sees_hindi(site: Site) -> None:
         link = await site.link()
         assert await load(driver, link, "leaderboards-hi") == []
         assert texts(driver, "nav a")[0] == "लीडरबोर्ड"
-        assert driver.title == "लीडरबोर्ड · सर्वकालिक · quizbot dashboard"
+        assert driver.title == "लीडरबोर्ड · अब तक · quizbot dashboard"
         assert await load(driver, link + "insights?lang=en", "insights-en") == []
         assert texts(driver, "nav a")[1] == "Insights"
     finally:
