@@ -94,3 +94,4 @@ class Recorded:
     choice: int  # the choice on record (the first one, for a duplicate)
     correct: bool
     due: float | None = None  # when the card comes back (None for a duplicate)
+    gone: bool = False  # the run is no longer on record (its player's data was deleted)

@@ -40,19 +40,76 @@ def postgres_sql(sql: str) -> str:
     return sql.replace("%", "%%").replace("?", "%s")
 
 
+# A multi-row write the server can take as one statement over arrays (``unnest``): an
+# INSERT with one ``?`` per column, or an UPDATE whose ``?`` are all parameters.
+_INSERT = re.compile(
+    r"^\s*INSERT INTO (\w+)\s*(?:\(([^)]*)\))?\s*VALUES\s*\(\s*\?(?:\s*,\s*\?)*\s*\)(.*)$",
+    re.S,
+)
+_UPDATE = re.compile(r"^\s*UPDATE (\w+) SET (.*) WHERE (.*)$", re.S)
+
+
 class PostgresConnection:
-    """A psycopg connection that speaks the repositories' SQL."""
+    """A psycopg connection that speaks the repositories' SQL. A multi-row write is sent
+    as one statement over arrays, ``INSERT … SELECT * FROM unnest(…)`` or ``UPDATE … FROM
+    unnest(…)``: a batch of answers is a few statements, not one execution per row (psycopg
+    pipelines ``executemany``, but the server still parses, plans and runs each row)."""
 
     def __init__(self, connection: psycopg.Connection[Any]):
         self.connection = connection
+        self._types: dict[str, dict[str, str]] = {}  # table -> column -> its SQL type
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.Cursor[Any]:
         return self.connection.execute(postgres_sql(sql), parameters)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> psycopg.Cursor[Any]:
+        rows = [tuple(row) for row in parameters]
+        statement = self._set_wise(sql, rows) if len(rows) > 1 else None
+        if statement is not None:
+            return self.connection.execute(*statement)
         cursor = self.connection.cursor()
-        cursor.executemany(postgres_sql(sql), parameters)  # pipelined by psycopg
+        cursor.executemany(postgres_sql(sql), rows)  # pipelined by psycopg
         return cursor
+
+    def _set_wise(self, sql: str, rows: list[tuple[Any, ...]]) -> tuple[str, list[Any]] | None:
+        """The rows' write as one statement over one array per column, or None."""
+        arrays = [list(column) for column in zip(*rows, strict=True)]
+        if found := _INSERT.match(sql):
+            table, named, rest = found.groups()
+            types = self._columns(table)
+            columns = [c.strip() for c in named.split(",")] if named else list(types)
+            if len(columns) != len(arrays) or "?" in rest:
+                return None
+            casts = ", ".join(f"%s::{types[c]}[]" for c in columns)
+            return (
+                f"INSERT INTO {table} ({', '.join(columns)}) SELECT * FROM unnest({casts})"
+                + rest.replace("%", "%%"),
+                arrays,
+            )
+        if (found := _UPDATE.match(sql)) and all(_array_type(a) for a in arrays):
+            table, assignments, condition = (part.replace("%", "%%") for part in found.groups())
+            params = iter(f"u.c{i}" for i in range(len(arrays)))
+            assigned = re.sub(r"\?", lambda _: next(params), assignments)
+            where = re.sub(r"\?", lambda _: next(params), condition)
+            casts = ", ".join(f"%s::{_array_type(a)}[]" for a in arrays)
+            aliases = ", ".join(f"c{i}" for i in range(len(arrays)))
+            return (
+                f"UPDATE {table} SET {assigned} FROM unnest({casts}) AS u({aliases}) WHERE {where}",
+                arrays,
+            )
+        return None
+
+    def _columns(self, table: str) -> dict[str, str]:
+        """The table's columns in order, with their types (asked of the server once)."""
+        if table not in self._types:
+            rows = self.connection.execute(
+                "SELECT column_name, data_type FROM information_schema.columns"
+                " WHERE table_schema = current_schema() AND table_name = %s"
+                " ORDER BY ordinal_position",
+                (table,),
+            ).fetchall()
+            self._types[table] = {name: kind for name, kind in rows}
+        return self._types[table]
 
     @property
     def lost(self) -> bool:
@@ -61,6 +118,16 @@ class PostgresConnection:
 
     def close(self) -> None:
         self.connection.close()
+
+
+def _array_type(values: list[Any]) -> str | None:
+    """The SQL type of an UPDATE's parameter column, from its values (None: unsure)."""
+    kinds = {type(v) for v in values}
+    if kinds <= {int, bool}:
+        return "bigint"
+    if kinds <= {int, float}:
+        return "double precision"
+    return "text" if kinds == {str} else None
 
 
 _DDL = (

@@ -183,7 +183,17 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
             first[key] = i
     run_ids = list({run_id for run_id, _ in first})
     shown: dict[str, float] = {}  # run id -> its last answer (the next question shows after)
+    on_record: set[str] = set()
     for chunk in _chunks(run_ids):  # by the primary key's first column: an index lookup
+        # A process that serves clicks from its cached runs learns here, in the same
+        # transaction, of a run deleted meanwhile (another process may have moved a run
+        # on: the answers below tell a position answered already).
+        on_record.update(
+            row[0]
+            for row in db.execute(
+                f"SELECT run_id FROM runs WHERE run_id IN ({','.join('?' * len(chunk))})", chunk
+            ).fetchall()
+        )
         rows = db.execute(
             "SELECT run_id, position, choice, correct, points, answered_at FROM answers"
             f" WHERE run_id IN ({','.join('?' * len(chunk))})",
@@ -199,6 +209,13 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
                     choice=choice,
                     correct=bool(correct),
                 )
+    for (run_id, _), i in first.items():
+        if run_id not in on_record:
+            record = records[i]
+            results[i] = Recorded(
+                points=0, practice=True, duplicate=True, choice=record.choice, correct=False,
+                gone=True,
+            )  # fmt: skip
     fresh = [i for i in first.values() if results[i] is None]
     batch = [records[i] for i in fresh]
     answers, attempts, credits, progress, reviews = [], [], [], [], []

@@ -106,15 +106,22 @@ class RunRepository:
         position changes nothing and reports the answer on record. Answers that arrive
         together are written set-wise (see ``ledger.record_answers``)."""
         recorded = await self._database.write(AnswerWork(record, self._database.ledger))
-        if not recorded.duplicate:
+        if recorded.gone:
+            self._runs.pop(record.run.id, None)
+        elif not recorded.duplicate:
             after = record.run.after_answer(recorded.correct, recorded.points)
             self._runs[after.id] = after
             self._in_progress -= after.finished
         return recorded
 
-    async def load(self, run_id: str) -> Run | None:
-        cached = self._runs.get(run_id) if self._cached else None
-        if cached is not None:
+    async def load(self, run_id: str, position: int | None = None) -> Run | None:
+        """The run. On a store only this process writes (SQLite) the cached copy is the
+        run. On a shared one (PostgreSQL) another process may have moved the run on, so a
+        cached copy serves only a click made at the position it is cached at — the answer's
+        transaction then checks that position against the rows (``record_answers``) — and
+        anything else is read."""
+        cached = self._runs.get(run_id)
+        if cached is not None and (self._cached or cached.position == position):
             return cached
         rows = await self._database.read(
             "SELECT r.platform, r.workspace_id, r.channel_id, r.player_id, r.bank_id, r.locale,"

@@ -206,7 +206,7 @@ class Quizzes:
     ) -> QuestionView | Feedback | Notice:
         """A run's button; ``typed``: an estimate's value, as typed into its form.
         Anything stale or someone else's gets a Notice, never a point."""
-        run = await self._runs.load(action.run_id)
+        run = await self._runs.load(action.run_id, action.position)
         bank_id = run.located(run.position)[0] if run else ""
         catalog = await self._library.of(run.scope, bank_id) if run else None
         bank = catalog.get(bank_id) if catalog else None
@@ -233,7 +233,7 @@ class Quizzes:
         """Why ``typed`` is no answer to the estimate ``action`` asks for, in the run's
         language — for a form that says so before it closes —, or None: it reads, or the
         answer itself will tell what is wrong (a stale or someone else's run)."""
-        run = await self._runs.load(action.run_id)
+        run = await self._runs.load(action.run_id, action.position)
         if run is None or action.position != run.position:
             return None
         bank_id, question_id = run.located(run.position)
@@ -287,8 +287,12 @@ class Quizzes:
             recorded = await self._runs.record_answer(record)
         except StoreError:
             return notice(run.locale, "try_again")
-        if recorded.duplicate:
-            return notice(run.locale, "already_answered")
+        if recorded.gone:
+            return notice(run.locale, "invalid")
+        if recorded.duplicate:  # answered already, maybe in another process: say how it stands
+            now = await self._runs.load(run.id)
+            finished = now is not None and now.finished
+            return _refused(run, bank, "finished" if finished else "already_answered", run.locale)
         metrics.ANSWERS.labels(mode="quiz").inc()
         view = _question_view(run, bank)
         after = run.after_answer(recorded.correct, recorded.points)

@@ -1,0 +1,51 @@
+"""Multi-row writes on PostgreSQL go as one statement over arrays (``unnest``), with the
+same result as one row at a time: every column's type, NULLs, ON CONFLICT and UPDATE."""
+
+from __future__ import annotations
+
+import psycopg
+
+from bot.persistence.dialect import PostgresConnection
+
+
+def test_rows_written_set_wise_are_the_rows_given(migrated_postgres_url: str) -> None:
+    with psycopg.connect(migrated_postgres_url, autocommit=True) as raw:
+        db = PostgresConnection(raw)
+        statements: list[str] = []
+        traced = raw.execute
+
+        def recording(query: object, params: object = None, **kw: object) -> object:
+            statements.append(str(query))
+            return traced(query, params, **kw)  # type: ignore[arg-type]
+
+        raw.execute = recording  # type: ignore[method-assign]
+        db.executemany(
+            "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)",
+            [("slack", "U1", "Ana"), ("slack", "U2", "Bo 100%"), ("slack", "U3", "")],
+        )
+        db.executemany(
+            "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)"
+            " ON CONFLICT (platform, player_id) DO UPDATE SET name = excluded.name",
+            [("slack", "U1", "Ana B"), ("slack", "U4", "Cy")],
+        )
+        db.executemany(
+            "INSERT INTO runs (run_id, platform, workspace_id, channel_id, player_id,"
+            " bank_id, locale, seed, question_ids, position, correct, points, created_at,"
+            " updated_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [
+                (f"r{n}", "slack", "T1", "C1", f"U{n}", "tiny", "en", n, "[]", 0, 0, 0, 1.5, 1.5)
+                for n in (1, 2)
+            ],
+        )
+        db.executemany(
+            "UPDATE runs SET position = position + 1, correct = correct + ?, points = points + ?,"
+            " updated_at = ? WHERE run_id = ?",
+            [(1, 15, 2.25, "r1"), (0, 0, 3.0, "r2")],
+        )
+        players = raw.execute("SELECT player_id, name FROM players ORDER BY 1").fetchall()
+        runs = raw.execute(
+            "SELECT run_id, position, correct, points, updated_at FROM runs ORDER BY 1"
+        ).fetchall()
+    assert players == [("U1", "Ana B"), ("U2", "Bo 100%"), ("U3", ""), ("U4", "Cy")]
+    assert runs == [("r1", 1, 1, 15, 2.25), ("r2", 1, 0, 0, 3.0)]
+    assert sum("unnest(" in s for s in statements) == 4  # one statement per write
