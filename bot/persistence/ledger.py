@@ -185,21 +185,19 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
     shown: dict[str, float] = {}  # run id -> its last answer (the next question shows after)
     on_record: set[str] = set()
     for chunk in _chunks(run_ids):  # by the primary key's first column: an index lookup
-        # A process that serves clicks from its cached runs learns here, in the same
-        # transaction, of a run deleted meanwhile (another process may have moved a run
-        # on: the answers below tell a position answered already).
-        on_record.update(
-            row[0]
-            for row in db.execute(
-                f"SELECT run_id FROM runs WHERE run_id IN ({','.join('?' * len(chunk))})", chunk
-            ).fetchall()
-        )
+        # The runs with their answers: a process that serves clicks from its cached runs
+        # learns here, in the same transaction, of a run deleted meanwhile (no row) and of
+        # a position answered in another process (its answer is there).
         rows = db.execute(
-            "SELECT run_id, position, choice, correct, points, answered_at FROM answers"
-            f" WHERE run_id IN ({','.join('?' * len(chunk))})",
+            "SELECT r.run_id, a.position, a.choice, a.correct, a.points, a.answered_at"
+            " FROM runs r LEFT JOIN answers a ON a.run_id = r.run_id"
+            f" WHERE r.run_id IN ({','.join('?' * len(chunk))})",
             chunk,
         ).fetchall()
         for run_id, position, choice, correct, points, answered_at in rows:
+            on_record.add(run_id)
+            if position is None:  # a run with no answer yet
+                continue
             shown[run_id] = max(shown.get(run_id, 0.0), answered_at)
             if (run_id, position) in first:
                 results[first[(run_id, position)]] = Recorded(
