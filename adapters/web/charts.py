@@ -4,6 +4,7 @@ with at least 4.5:1 contrast."""
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from html import escape
 
@@ -23,8 +24,38 @@ class Bar:
     highlight: bool = False
 
 
-def _clip(text: str, limit: int = 38) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+FONT_PX = 16  # the charts' text size (pages.py's CSS)
+LABEL_ROOM = LABEL_WIDTH - 12  # px a label may take, right-aligned before its bar
+
+
+def _em(char: str) -> float:
+    """A character's width in em, estimated on the wide side for the fonts the page names
+    (system-ui, Noto Sans and its Devanagari and Bengali): a label must never be wider
+    than estimated, or it would leave its chart on the left."""
+    if unicodedata.category(char) in ("Mn", "Me", "Cf"):
+        return 0.0  # a vowel sign, virama or joiner: drawn on its consonant
+    if char == " ":
+        return 0.3
+    if char in "iIjl.,:;'|!()[]-":
+        return 0.35
+    if char.isascii():
+        return 0.75 if char.isupper() or char in "mwMW@%&" else 0.6
+    return 0.85  # Devanagari, Bengali and other scripts' letters
+
+
+def fitted(text: str, room: float = LABEL_ROOM) -> str:
+    """The label as it fits in ``room`` px: whole, or shortened with "…" (the full text is
+    the label's <title>)."""
+    budget = room / FONT_PX
+    if sum(_em(c) for c in text) <= budget:
+        return text
+    used, kept = _em("…"), []
+    for char in text:
+        used += _em(char)
+        if used > budget:
+            break
+        kept.append(char)
+    return "".join(kept).rstrip() + "…"
 
 
 def bar_chart(chart_id: str, title: str, description: str, bars: list[Bar]) -> str:
@@ -39,7 +70,8 @@ def bar_chart(chart_id: str, title: str, description: str, bars: list[Bar]) -> s
         colour = HIGHLIGHT if bar.highlight else BAR_COLOUR
         rows.append(
             f'<g class="bar"><text class="label" x="{LABEL_WIDTH - 8}" y="{y + 20}"'
-            f' text-anchor="end">{escape(_clip(bar.label))}</text>'
+            f' text-anchor="end"><title>{escape(bar.label)}</title>'
+            f"{escape(fitted(bar.label))}</text>"
             f'<rect x="{LABEL_WIDTH}" y="{y + 4}" width="{length}" height="{ROW - 8}"'
             f' fill="{colour}"><title>{escape(bar.label)}: {escape(bar.shown)}</title></rect>'
             f'<text class="value" x="{LABEL_WIDTH + length + 6}" y="{y + 20}">'

@@ -24,7 +24,9 @@ from bot.ui.views import ActiveDay, LeaderRow, QuestionRow, TopicRow
 
 COMPETITION = "competition"  # the board period of the workspace's latest competition
 SHOWN_WEEKS = 8  # a question's most recent weeks with answers, one chart each
-LABEL_CHARS = 60  # a question's prompt as a chart label or a link
+# A question's prompt on the dashboard, in a link or as a chart label (which shortens it to
+# fit its chart and keeps it whole in its title, shown on hover).
+LABEL_CHARS = 300
 
 
 @dataclass(frozen=True)

@@ -43,3 +43,21 @@ def texts(driver, selector: str) -> list[str]:  # type: ignore[no-untyped-def]
     from selenium.webdriver.common.by import By
 
     return [e.text for e in driver.find_elements(By.CSS_SELECTOR, selector)]
+
+
+def labels_outside(driver) -> list[str]:  # type: ignore[no-untyped-def]
+    """The texts of every chart drawn, even in part, outside their chart's box."""
+    found: list[str] = driver.execute_script(
+        """
+        const out = [];
+        for (const svg of document.querySelectorAll('svg.chart')) {
+          const box = svg.getBoundingClientRect();
+          for (const text of svg.querySelectorAll('text')) {
+            const r = text.getBoundingClientRect();
+            if (r.left < box.left - 0.5 || r.right > box.right + 0.5) out.push(text.textContent);
+          }
+        }
+        return out;
+        """
+    )
+    return found

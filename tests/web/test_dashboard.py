@@ -28,7 +28,7 @@ from bot.services.engine import Engine
 from bot.services.requests import AnswerEstimate, Context, ShowDashboard
 from bot.ui.views import DashboardLink, QuestionView
 
-from ..support.browser import CHROMIUM, DRIVER, browser, load, texts
+from ..support.browser import CHROMIUM, DRIVER, browser, labels_outside, load, texts
 from ..support.channel import ADMIN, CHANNEL, FakeClock, moment
 from ..support.environment import FIXTURES
 from ..test_review import answer_quiz
@@ -103,6 +103,7 @@ async def test_every_page_in_chromium(chromium: object, site: Site) -> None:
     assert texts(driver, "svg#points g.bar text.value") == ["30", "10"]
 
     assert await load(driver, link + "insights?topic=tiny", "insights") == []
+    assert labels_outside(driver) == []
     assert texts(driver, "svg#accuracy-0 g.bar text.label") == [
         "Two times three?",
         "One plus one?",
@@ -110,6 +111,17 @@ async def test_every_page_in_chromium(chromium: object, site: Site) -> None:
     assert texts(driver, "svg#accuracy-0 g.bar text.value") == ["33% (3)", "67% (3)"]
     rows = texts(driver, "table")[0]
     assert "Tiny test bank 3 6 50% —" in rows.replace("\n", " ")
+
+    # Offloading's prompts are long: each label fits its chart, shortened, whole on hover.
+    assert await load(driver, link + "insights?topic=offloading", "insights-long") == []
+    assert labels_outside(driver) == []
+    shown = texts(driver, "svg#accuracy-0 g.bar text.label")
+    assert len(shown) == 3 and all(label.endswith("…") for label in shown), shown
+    full = driver.execute_script(  # type: ignore[attr-defined]
+        "return [...document.querySelectorAll('svg#accuracy-0 text.label title')]"
+        ".map(t => t.textContent)"
+    )
+    assert "What is the primary goal of offloading optimizer state to CPU or NVMe?" in full
 
     assert await load(driver, link + "question/tiny/tiny-two", "question") == []
     assert texts(driver, "svg#choices g.bar text.label") == ["Five", "Six (right)"]
@@ -151,6 +163,8 @@ async def test_a_hindi_browser_sees_hindi(site: Site) -> None:
         assert await load(driver, link, "leaderboards-hi") == []
         assert texts(driver, "nav a")[0] == "लीडरबोर्ड"
         assert driver.title == "लीडरबोर्ड · अब तक · quizbot dashboard"
+        assert await load(driver, link + "insights?topic=offloading", "insights-hi") == []
+        assert labels_outside(driver) == []  # Devanagari labels fit too
         assert await load(driver, link + "insights?lang=en", "insights-en") == []
         assert texts(driver, "nav a")[1] == "Insights"
     finally:
