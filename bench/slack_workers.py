@@ -13,6 +13,8 @@ import asyncio
 import os
 import resource
 import signal
+import threading
+from collections import Counter
 from pathlib import Path
 
 import psycopg
@@ -41,9 +43,40 @@ async def quizzes_started(driver: SlackDriver, count: int) -> list[tuple[str, st
     return clicks
 
 
+class WaitSampler:
+    """PostgreSQL's own view while the clicks run: every 20 ms, what each of quizbot's
+    server processes is doing (``pg_stat_activity``): running, or waiting on what (a
+    lock, the WAL's fsync, the client …). A thread of its own, on a connection of its own."""
+
+    def __init__(self, url: str):
+        self._url, self._stop = url, threading.Event()
+        self.counts: Counter[str] = Counter()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def __enter__(self) -> WaitSampler:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def _run(self) -> None:
+        with psycopg.connect(self._url, autocommit=True) as db:
+            while not self._stop.wait(0.02):
+                for state, kind, event in db.execute(
+                    "SELECT state, wait_event_type, wait_event FROM pg_stat_activity"
+                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                    " AND backend_type = 'client backend'"
+                ).fetchall():
+                    if state == "idle":
+                        continue
+                    self.counts[f"{state}: {kind}:{event}" if kind else f"{state}: on CPU"] += 1
+
+
 async def with_workers(
     url: str, count: int, rates: list[int], seconds: float
-) -> list[dict[str, float]]:
+) -> tuple[list[dict[str, float]], Counter[str]]:
     fake = FakeSlack(anyone=User("en-US", "Player"))
     await fake.start()
     port, metrics = free_port(), free_port_run(count)
@@ -56,12 +89,13 @@ async def with_workers(
         clicks = await quizzes_started(driver, needed)
         await open_loop(driver, fake, clicks, 50, 1.0)  # warm-up: the connections
         results = []
-        for rate in rates:
-            before = cpu_by_part(parent.pid)
-            result = await open_loop(driver, fake, clicks, rate, seconds)
-            after = cpu_by_part(parent.pid)
-            results.append({**result, **{k: after[k] - before[k] for k in after}})
-        return results
+        with WaitSampler(url) as waits:
+            for rate in rates:
+                before = cpu_by_part(parent.pid)
+                result = await open_loop(driver, fake, clicks, rate, seconds)
+                after = cpu_by_part(parent.pid)
+                results.append({**result, **{k: after[k] - before[k] for k in after}})
+        return results, waits.counts
     finally:
         parent.send_signal(signal.SIGTERM)
         await asyncio.wait_for(parent.wait(), 30)
@@ -108,10 +142,10 @@ def fresh(url: str) -> None:
 
 
 async def measure(url: str, rates: list[int], seconds: float) -> str:
-    rows, best = [], {}
+    rows, best, waits = [], {}, {}
     for count in WORKERS:
         fresh(url)
-        results = await with_workers(url, count, rates, seconds)
+        results, waits[count] = await with_workers(url, count, rates, seconds)
         best[count] = max(r["achieved"] for r in results)
         rows += [
             [
@@ -137,9 +171,19 @@ async def measure(url: str, rates: list[int], seconds: float) -> str:
         ],
         rows,
     )
+    events = sorted(set(waits[1]) | set(waits[2]), key=lambda e: -(waits[1][e] + waits[2][e]))
+    waited = table(
+        ["quizbot's server processes, not idle", "1 worker", "2 workers"],
+        [
+            [event, *(f"{waits[n][event] / max(1, sum(waits[n].values())):.0%}" for n in WORKERS)]
+            for event in events[:8]
+        ],
+    )
     return (
         f"{latency}\n\nBest achieved: 2 workers / 1 worker ="
-        f" {best[2] / best[1]:.2f}× ({best[1]:.0f} → {best[2]:.0f} clicks/s)."
+        f" {best[2] / best[1]:.2f}× ({best[1]:.0f} → {best[2]:.0f} clicks/s).\n\n"
+        f"PostgreSQL's view (pg_stat_activity every 20 ms during the loads; shares of the"
+        f" samples of non-idle server processes):\n\n{waited}"
     )
 
 
@@ -154,7 +198,7 @@ def main() -> None:
         body = asyncio.run(measure(database.url, rates, args.seconds))
     record(
         "Slack clicks: 1 and 2 workers on PostgreSQL",
-        f"{body} The workers, PostgreSQL ({database.note}), the fake Slack and the load"
+        f"{body}\n\nThe workers, PostgreSQL ({database.note}), the fake Slack and the load"
         f" generator share the machine's cores. {args.seconds:.0f} s per rate.",
     )
 
