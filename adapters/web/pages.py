@@ -96,6 +96,29 @@ def choices(page: Page, label: str, key: str, options: Sequence[tuple[str | None
     return f'<p class="choices">{escape(label)} {links}</p>'
 
 
+def selector(page: Page, label: str, key: str, options: Sequence[tuple[str | None, str]]) -> str:
+    """A compact choice of one value of a query parameter, for a long list (topics): a
+    drop-down and a Show button, a plain GET form (no script); the page's other choices and
+    its language go along as hidden fields."""
+    current = page.query.get(key)
+    kept = {**page.query, "lang": page.locale}
+    kept.pop(key, None)
+    hidden = "".join(
+        f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in kept.items()
+    )
+    listed = "".join(
+        f'<option value="{escape(value or "")}"{" selected" * (value == current)}>'
+        f"{escape(text)}</option>"
+        for value, text in options
+    )
+    return (
+        f'<form class="choices" method="get" action="{escape(page.base + page.path)}">'
+        f'<label for="{escape(key)}">{escape(label)}</label> '
+        f'<select id="{escape(key)}" name="{escape(key)}">{listed}</select>{hidden} '
+        f'<button type="submit">{escape(page.t("show_button"))}</button></form>'
+    )
+
+
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[int]) -> str:
     """A table of already-escaped cells; ``numeric`` columns are right-aligned."""
     right = ' class="n"'

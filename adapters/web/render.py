@@ -18,7 +18,7 @@ from bot.services.dashboard import (
 from bot.ui.layout import off_by, shown_percent
 
 from .charts import Bar, bar_chart
-from .pages import Page, choices, table
+from .pages import Page, choices, selector, table
 
 
 def leaderboards(page: Page, shown: BoardPage) -> tuple[str, str]:
@@ -170,7 +170,7 @@ def participation(page: Page, shown: ParticipationPage) -> tuple[str, str]:
 def _topic_choices(page: Page, topics: tuple[TopicChoice, ...]) -> str:
     options: list[tuple[str | None, str]] = [(None, page.t("all_topics"))]
     options += [(topic.id, topic.title) for topic in topics]
-    return choices(page, page.t("topic_label"), "topic", options)
+    return selector(page, page.t("topic_label"), "topic", options)
 
 
 def _windows(page: Page, periods: tuple[str, ...]) -> str:

@@ -63,7 +63,8 @@ class Site:
                 viewer_locale(request, access.locale),
                 f"/dashboard/{request.match_info['token']}/",
                 path,
-                {k: v for k, v in request.query.items() if k != "lang"},
+                # An empty value is no choice: the topic drop-down's "all topics".
+                {k: v for k, v in request.query.items() if k != "lang" and v},
             )
             found = await build(request, access, page)
             if found is None:
@@ -120,7 +121,7 @@ def _html(body: str, status: int = 200) -> web.Response:
         headers={
             # Nothing but what the bot serves; no script at all; the token stays private.
             "Content-Security-Policy": "default-src 'none'; style-src 'unsafe-inline';"
-            " img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+            " img-src data:; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
             "Referrer-Policy": "no-referrer",
             "Cache-Control": "no-store",
             "X-Content-Type-Options": "nosniff",

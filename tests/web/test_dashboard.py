@@ -81,6 +81,21 @@ async def site(tmp_path: Path, catalog: Catalog, unused_port: int) -> AsyncItera
     await store.close()
 
 
+def show_topic(driver, value: str) -> str:  # type: ignore[no-untyped-def]
+    """Pick a topic in the page's drop-down and press Show; the topic shown after."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.select import Select
+    from selenium.webdriver.support.wait import WebDriverWait
+
+    picker = Select(driver.find_element(By.ID, "topic"))
+    assert len(picker.options) == 27  # all topics, the 25 banks and the tiny one
+    before = driver.current_url
+    picker.select_by_value(value)
+    driver.find_element(By.CSS_SELECTOR, "form.choices button").click()
+    WebDriverWait(driver, 10).until(lambda d: d.current_url != before)
+    return str(Select(driver.find_element(By.ID, "topic")).first_selected_option.text)
+
+
 def _status(url: str) -> int:
     try:
         with urllib.request.urlopen(url) as response:
@@ -111,6 +126,12 @@ async def test_every_page_in_chromium(chromium: object, site: Site) -> None:
     assert texts(driver, "svg#accuracy-0 g.bar text.value") == ["33% (3)", "67% (3)"]
     rows = texts(driver, "table")[0]
     assert "Tiny test bank 3 6 50% —" in rows.replace("\n", " ")
+
+    # 26 topics are a drop-down and a Show button (a plain form, no script).
+    assert await asyncio.to_thread(show_topic, driver, "") == "All topics"
+    assert "topic=tiny" not in driver.current_url  # type: ignore[attr-defined]
+    assert await asyncio.to_thread(show_topic, driver, "tiny") == "Tiny test bank"
+    assert "topic=tiny" in driver.current_url and "lang=en" in driver.current_url  # type: ignore[attr-defined]
 
     # Offloading's prompts are long: each label fits its chart, shortened, whole on hover.
     assert await load(driver, link + "insights?topic=offloading", "insights-long") == []
