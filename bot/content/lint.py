@@ -157,20 +157,21 @@ class Term:
     exceptions: tuple[str, ...] = ()  # phrases that contain the word but are not the term
     interface: bool = False  # a word of the interface's catalogues only (Cancel, Reject)
 
-    def used_in(self, english: str) -> bool:
-        english = _prose(english)
+    def _words(self, text: str) -> str:
+        """The text as the term is looked for in it: no code, no excepted phrases."""
+        text = _prose(text)
         for phrase in self.exceptions:
-            english = re.sub(re.escape(phrase), " ", english, flags=re.IGNORECASE)
+            text = re.sub(re.escape(phrase), " ", text, flags=re.IGNORECASE)
+        return text
+
+    def used_in(self, english: str) -> bool:
         pattern = rf"(?<![\w-]){re.escape(self.en)}(?:s|es)?(?![\w-])"
-        return re.search(pattern, english, re.IGNORECASE) is not None
+        return re.search(pattern, self._words(english), re.IGNORECASE) is not None
 
     def kept_in_latin(self, translated: str) -> bool:
         """The English term written as it is in a Hindi or Bengali text ("rank-গুলো")."""
-        translated = _prose(translated)
-        for phrase in self.exceptions:
-            translated = re.sub(re.escape(phrase), " ", translated, flags=re.IGNORECASE)
         pattern = rf"(?<![A-Za-z_.`]){re.escape(self.en)}(?:s|es)?(?![A-Za-z_(`])"
-        return re.search(pattern, translated, re.IGNORECASE) is not None
+        return re.search(pattern, self._words(translated), re.IGNORECASE) is not None
 
 
 def term_problems(term: Term, lang: str, text: str) -> list[str]:

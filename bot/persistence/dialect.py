@@ -86,12 +86,13 @@ class PostgresConnection:
                 + rest.replace("%", "%%"),
                 arrays,
             )
-        if (found := _UPDATE.match(sql)) and all(_array_type(a) for a in arrays):
+        kinds = [_array_type(a) for a in arrays]
+        if (found := _UPDATE.match(sql)) and all(kinds):
             table, assignments, condition = (part.replace("%", "%%") for part in found.groups())
             params = iter(f"u.c{i}" for i in range(len(arrays)))
             assigned = re.sub(r"\?", lambda _: next(params), assignments)
             where = re.sub(r"\?", lambda _: next(params), condition)
-            casts = ", ".join(f"%s::{_array_type(a)}[]" for a in arrays)
+            casts = ", ".join(f"%s::{kind}[]" for kind in kinds)
             aliases = ", ".join(f"c{i}" for i in range(len(arrays)))
             return (
                 f"UPDATE {table} SET {assigned} FROM unnest({casts}) AS u({aliases}) WHERE {where}",

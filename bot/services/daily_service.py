@@ -85,6 +85,13 @@ def _choices(
     )
 
 
+def _estimated_already(question: Question, value: float | None, locale: str) -> Notice:
+    """A second answer to a daily estimate: the first one counts, shown in its unit."""
+    assert question.estimate is not None
+    shown = question.estimate.shown(value) if value is not None else "—"
+    return notice(locale, "daily_already_estimate", estimate=shown)
+
+
 class DailyQuestions:
     def __init__(
         self,
@@ -319,13 +326,8 @@ class DailyQuestions:
             return notice(locale, "invalid")
         mine = await self._dailies.answer_of(daily, player)
         if mine is not None:
-            return self._already(question, mine, locale)
+            return _estimated_already(question, mine, locale)
         return EstimateForm(locale, bank.text(question.prompt, locale), ask)
-
-    def _already(self, question: Question, value: float | None, locale: str) -> Notice:
-        assert question.estimate is not None
-        shown = question.estimate.shown(value) if value is not None else "—"
-        return notice(locale, "daily_already_estimate", estimate=shown)
 
     async def estimate_problem(
         self, action: actions.DailyEstimateAction, typed: str, locale: str
@@ -369,7 +371,7 @@ class DailyQuestions:
             value,
         )
         if recorded.duplicate:
-            return self._already(question, recorded.estimate, locale)
+            return _estimated_already(question, recorded.estimate, locale)
         self._answered(daily)
         return ChannelFeedback(
             locale=locale,

@@ -135,8 +135,7 @@ def _question(view: QuestionView, phrases: Phrasebook) -> Document:
     )
     note = (paragraph(view.note),) if view.note else ()
     if view.estimate is not None:
-        how = estimate_how(view.locale, view.estimate)
-        button = Button(t(view.locale, "estimate_button"), view.estimate.action_id, primary=True)
+        how, button = _estimate_ask(view.locale, view.estimate)
         return _one(
             Tone.INFO, *note, _question_heading(view), paragraph(view.prompt),
             Note(((how,),)), *language, buttons=(button,),
@@ -161,6 +160,12 @@ def answer_verdict(
     details.append(t(locale, "right_answer", letter=answer.letter, text=answer.text))
     verdict = t(locale, "right" if correct else "wrong")
     return verdict, tuple((line,) for line in (*details, *more))
+
+
+def _estimate_ask(locale: str, ask: EstimateAsk) -> tuple[str, Button]:
+    """How to answer an estimate, and the button that opens its form."""
+    button = Button(t(locale, "estimate_button"), ask.action_id, primary=True)
+    return estimate_how(locale, ask), button
 
 
 def estimate_how(locale: str, ask: EstimateAsk) -> str:
@@ -454,8 +459,7 @@ def _daily_post(view: DailyPostView, phrases: Phrasebook) -> Document:
     )
     heading = Heading(t(view.locale, "daily_heading", topic=view.topic_title, day=view.day))
     if view.estimate is not None:
-        how = estimate_how(view.locale, view.estimate)
-        button = Button(t(view.locale, "estimate_button"), view.estimate.action_id, primary=True)
+        how, button = _estimate_ask(view.locale, view.estimate)
         return _one(
             Tone.INFO, heading, paragraph(view.prompt), Note(((how,), count)), buttons=(button,)
         )
@@ -469,14 +473,17 @@ def _daily_post(view: DailyPostView, phrases: Phrasebook) -> Document:
     )
 
 
+def _bars(rows: tuple[BarRow, ...]) -> Bars:
+    return Bars(tuple(Bar(b.letter, b.count, b.percent, b.correct) for b in rows))
+
+
 def _reveal(view: DailyRevealView | RaceRevealView) -> tuple[Block, ...]:
     """The question, every choice, the distribution, the right answer and why."""
-    bars = tuple(Bar(b.letter, b.count, b.percent, b.correct) for b in view.bars)
     answer = t(view.locale, "right_answer", letter=view.answer.letter, text=view.answer.text)
     return (
         paragraph(view.prompt),
         _choices(view.bars),
-        Bars(bars),
+        _bars(view.bars),
         lines(answer),
         _explanation(view.locale, view.explanation),
     )
@@ -504,14 +511,13 @@ def _daily_reveal(view: DailyRevealView, phrases: Phrasebook) -> Document:
 @layout.register
 def _daily_estimate_reveal(view: DailyEstimateRevealView, phrases: Phrasebook) -> Document:
     loc = view.locale
-    bars = tuple(Bar(b.letter, b.count, b.percent, b.correct) for b in view.bars)
     crowd: tuple[Block, ...] = ()
     if view.median is not None:
         off = off_by(loc, view.median_off)
         median = t(loc, "daily_estimate_median", median=view.median, off=off)
         names = {"names": Names(view.closest)}
         closest = filled(loc, "daily_estimate_closest", names, value=view.closest_value)
-        crowd = (Bars(bars), Text(((median,), closest)))
+        crowd = (_bars(view.bars), Text(((median,), closest)))
     within = {"names": Names(view.inside)}
     inside = (
         filled(loc, "daily_estimate_inside", within, tolerance=view.tolerance)
