@@ -13,7 +13,8 @@ import pytest
 from adapters.phrases import render
 from bot.content.banks import Catalog
 from bot.domain.insight_links import Signer
-from bot.domain.insight_report import LoggedAnswer, Streak, build, flags_of
+from bot.domain.insight_report import LoggedAnswer, Streak, build
+from bot.domain.item_analysis import flags
 from bot.persistence import Store
 from bot.persistence.dialect import Connection
 from bot.services.dispatch import expected_delivery
@@ -111,10 +112,11 @@ def test_one_topic_only() -> None:
 
 
 @pytest.mark.parametrize(
-    ("tries", "right", "picks", "flags"),
+    ("tries", "right", "picks", "expected"),
     [
         (20, 3, (3, 17, 0, 0), ("too_hard", "unpicked_choice")),  # 15 %
-        (20, 4, (4, 8, 8), ()),  # 20 %: not under it
+        (20, 5, (5, 8, 7), ("too_hard",)),  # 25 %
+        (20, 6, (6, 7, 7), ()),  # 30 %: not under it
         (19, 0, (0, 10, 9), ()),  # too few first tries, and too few answers
         (20, 19, (19, 1), ()),  # 95 %: not over it
         (20, 20, (20, 1), ("too_easy",)),
@@ -124,9 +126,9 @@ def test_one_topic_only() -> None:
     ],
 )
 def test_flags_at_their_thresholds(
-    tries: int, right: int, picks: tuple[int, ...], flags: tuple[str, ...]
+    tries: int, right: int, picks: tuple[int, ...], expected: tuple[str, ...]
 ) -> None:
-    assert flags_of(tries, right, picks) == flags
+    assert flags(tries, right, picks) == expected
 
 
 def test_the_command_line_prints_the_fixtures_numbers(tmp_path: Path) -> None:

@@ -349,15 +349,18 @@ def _lead_commands(
     # For leads, about a server's team: not offered in DMs (nobody is an admin there).
     @tree.command(name="quiz-insights", description=text("cmd_insights"))
     @server_only
-    @app_commands.describe(topic=text("opt_board_topic"), period=text("opt_period"))
+    @app_commands.describe(
+        topic=text("opt_board_topic"), period=text("opt_period"), flagged=text("opt_flagged")
+    )
     @app_commands.autocomplete(topic=complete.named)
     @app_commands.choices(period=choices(*ROLLING_WINDOWS, prefix="insights_period_"))
     async def insights(
         interaction: discord.Interaction,
         topic: str | None = None,
         period: app_commands.Choice[str] | None = None,
+        flagged: bool = False,
     ) -> None:
-        request = ShowInsights(topic, period.value if period else "all")
+        request = ShowInsights(topic, period.value if period else "all", flagged)
         await handlers.handle(interaction, request)
 
     @tree.command(name="quiz-dashboard", description=text("cmd_dashboard"))

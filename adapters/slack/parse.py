@@ -311,8 +311,9 @@ def request(text: str) -> Request | OpenForm:
         case "remind":
             return _remind(rest)
         case "insights":
-            period, topic = _period_and_topic(rest, ROLLING_WINDOWS)
-            return ShowInsights(topic, period)
+            flagged = [w for w in rest if w.casefold() != "flagged"]
+            period, topic = _period_and_topic(flagged, ROLLING_WINDOWS)
+            return ShowInsights(topic, period, flagged=len(flagged) < len(rest))
         case "dashboard":
             return ShowDashboard()
         case "forget-me":

@@ -4,10 +4,8 @@ from every source, in order), so they can be checked against a hand-computed fix
 - A **first try** is a player's first answer ever to a question, whatever the source;
   first-try accuracy is what the team knew before practice.
 - **Retention** is the share of answers to cards that were due which were right.
-- A question is **flagged** once it has ``MIN_ANSWERS`` first tries in the period and
-  their accuracy is under 20 % (a wrong key or an ambiguous question) or over 95 % (too
-  easy), or once it has ``MIN_ANSWERS`` answers and a choice nobody picked (a distractor
-  that fools no one).
+- Each question's item analysis (facility with its Wilson interval, discrimination)
+  and the rules that flag it: ``bot.domain.item_analysis``.
 - Days are UTC days; a report's period is a rolling window (``bot.domain.periods``):
   "week" and "month" are the last 7 and 30 days.
 """
@@ -17,15 +15,14 @@ from __future__ import annotations
 import math
 import statistics
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
+from bot.domain.item_analysis import discrimination, flags, wilson
 from bot.domain.periods import window_start
 
-MIN_ANSWERS = 20
 MIN_ESTIMATES = 3  # first estimates of a question before its median and spread are shown
-TOO_HARD, TOO_EASY = 0.20, 0.95
 
 
 @dataclass(frozen=True)
@@ -51,11 +48,24 @@ class QuestionInsight:
     picks: tuple[int, ...]  # answers per choice (bank order)
     answer: int  # the right choice's index
     flags: tuple[str, ...]
+    discrimination: float | None = None  # corrected item–rest point-biserial
+    discriminated: int = 0  # the players it rests on
 
     @property
     def accuracy(self) -> int | None:
-        """First-try accuracy in %, None before any first try."""
+        """First-try accuracy (the facility) in %, None before any first try."""
         return percent(self.first_right, self.first_tries)
+
+    @property
+    def interval(self) -> tuple[int, int] | None:
+        """The facility's 95 % Wilson interval in whole %, None before any first try."""
+        bounds = wilson(self.first_right, self.first_tries)
+        return (round(100 * bounds[0]), round(100 * bounds[1])) if bounds else None
+
+    @property
+    def pick_rates(self) -> tuple[int | None, ...]:
+        """Each choice's share of the answers in %."""
+        return tuple(percent(count, sum(self.picks)) for count in self.picks)
 
     @property
     def top_wrong(self) -> int | None:
@@ -122,7 +132,8 @@ class LoggedEstimate:
 @dataclass(frozen=True)
 class EstimateInsight:
     """How a team estimates one quantity, from each player's first estimate: the median
-    of answer / truth (below 1: the team underestimates) and the spread, the factor
+    of answer / truth, its bias (below 1: the team underestimates), the median error
+    (the factor a typical estimate is off by, either way) and the spread, the factor
     between the upper and lower quartile of those ratios."""
 
     bank_id: str
@@ -130,6 +141,7 @@ class EstimateInsight:
     answers: int
     median: float
     spread: float
+    error: float = 1.0
 
 
 def first_estimates(
@@ -164,6 +176,7 @@ def estimate_insights(
             EstimateInsight(
                 bank_id, question_id, len(logs),
                 math.exp(statistics.median(logs)), math.exp(high - low),
+                math.exp(statistics.median(abs(v) for v in logs)),
             )
         )  # fmt: skip
     return tuple(sorted(found, key=lambda e: -abs(math.log(e.median))))
@@ -176,19 +189,6 @@ def percent(part: float, whole: int) -> int | None:
 
 def day_of(at: float) -> date:
     return datetime.fromtimestamp(at, UTC).date()
-
-
-def flags_of(first_tries: int, first_right: int, picks: Sequence[int]) -> tuple[str, ...]:
-    found = []
-    if first_tries >= MIN_ANSWERS:
-        accuracy = first_right / first_tries
-        if accuracy < TOO_HARD:
-            found.append("too_hard")
-        elif accuracy > TOO_EASY:
-            found.append("too_easy")
-    if sum(picks) >= MIN_ANSWERS and 0 in picks:
-        found.append("unpicked_choice")
-    return tuple(found)
 
 
 def build(
@@ -212,6 +212,8 @@ def build(
     per_day: Counter[date] = Counter()
     shape: dict[tuple[str, str], tuple[int, int] | None] = {}
     asked: Counter[tuple[str, str]] = Counter()  # answers per question
+    first_right: dict[tuple[str, str], dict[str, bool]] = {}  # each player's first try
+    by_topic: dict[str, dict[str, list[int]]] = {}  # bank -> player -> [first tries, right]
     for row in sorted(log, key=lambda r: r.review_id):
         key = (row.bank_id, row.question_id)
         first = (row.player_id, *key) not in seen
@@ -229,6 +231,11 @@ def build(
         if not estimate:
             chosen[row.choice] += 1
         counts = firsts.setdefault(key, [0, 0])
+        if first and not estimate:
+            first_right.setdefault(key, {})[row.player_id] = row.correct
+            mine = by_topic.setdefault(row.bank_id, {}).setdefault(row.player_id, [0, 0])
+            mine[0] += 1
+            mine[1] += row.correct
         if first:
             counts[0] += 1
             counts[1] += row.correct
@@ -249,12 +256,14 @@ def build(
             tries, right = firsts[(bank, qid)]
             known = shape[(bank, qid)]
             assert known is not None
-            flags = flags_of(tries, right, chosen)
+            topic_totals = {p: (t, r) for p, (t, r) in by_topic.get(bank, {}).items()}
+            r, based = discrimination(first_right.get((bank, qid), {}), topic_totals)
             questions.append(
                 QuestionInsight(
-                    bank, qid, asked[(bank, qid)], tries, right, tuple(chosen), known[1], flags
+                    bank, qid, asked[(bank, qid)], tries, right, tuple(chosen), known[1],
+                    flags(tries, right, chosen, r), r, based,
                 )
-            )
+            )  # fmt: skip
         questions.sort(key=lambda q: (q.accuracy if q.accuracy is not None else 101, q.question_id))
         kept = due.get(bank_id, [0, 0])
         topics.append(

@@ -149,7 +149,7 @@ ROUTES: dict[type[Any], Route[Any]] = {
     actions.DashboardAction: Route[actions.DashboardAction](_dashboard, Traits(who=_ADMINS)),
     # Insights.
     ShowInsights: Route[ShowInsights](
-        lambda e, r, c: e.insights.view(c, r.topic, r.period),
+        lambda e, r, c: e.insights.view(c, r.topic, r.period, flagged=r.flagged),
         Traits(who=Who.LEADS, about=_INSIGHTS),
     ),
     ShowDashboard: Route[ShowDashboard](_dashboard, Traits(who=_ADMINS, about=_INSIGHTS)),

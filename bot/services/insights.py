@@ -24,6 +24,7 @@ from bot.ui.views import (
     ActiveDay,
     DashboardLink,
     EstimateRow,
+    FlaggedView,
     InsightsView,
     Notice,
     QuestionRow,
@@ -34,6 +35,7 @@ HARDEST = 3  # questions shown per topic in chat
 SHOWN_ESTIMATES = 5  # estimate questions shown in chat, the most biased first
 SHOWN_DAYS = 14  # days of participation shown in chat
 SHOWN_STREAKS = 5
+SHOWN_FLAGGED = 15  # flagged questions listed in chat; the dashboard lists them all
 PROMPT_CHARS = 90
 
 
@@ -83,7 +85,11 @@ class Insights:
         """The workspaces that have answers."""
         return await self._insights.workspaces()
 
-    async def view(self, context: Context, topic: str | None, period: str) -> InsightsView | Notice:
+    async def view(
+        self, context: Context, topic: str | None, period: str, *, flagged: bool = False
+    ) -> InsightsView | FlaggedView | Notice:
+        """The report for chat (of one topic, else all); ``flagged``: only the flagged
+        questions, each with why."""
         loc = context.locale
         if period not in ROLLING_WINDOWS:
             period = ALL
@@ -92,17 +98,23 @@ class Insights:
         if topic and bank is None:
             return refusal(context, "bad_topics", "insights", topics=topic)
         report, catalog = await self.report(context.scope, period, bank.id if bank else None)
+        if flagged:
+            own, shipped = self.flagged_rows(catalog, report, loc)
+            shown = own[:SHOWN_FLAGGED]
+            rest = shipped[: SHOWN_FLAGGED - len(shown)]
+            more = len(own) + len(shipped) - len(shown) - len(rest)
+            return FlaggedView(loc, period, shown, rest, more)
         names = await self._insights.names(
             context.scope.platform, [s.player_id for s in report.streaks[:SHOWN_STREAKS]]
         )
-        topics, flagged = topic_rows(catalog, report, loc)
+        topics, flagged_rows = topic_rows(catalog, report, loc)
         estimates = await self.estimates(context.scope, catalog, report.since, bank)
         return InsightsView(
             locale=loc,
             period=period,
             topic_title=bank.text(bank.title, loc) if bank else None,
             topics=topics,
-            flagged=flagged,
+            flagged=flagged_rows,
             days=tuple(ActiveDay(d.day, d.players) for d in report.days[-SHOWN_DAYS:]),
             streaks=tuple(
                 (names.get(s.player_id, s.player_id), s.days)
@@ -112,6 +124,18 @@ class Insights:
                 EstimateRow(_prompt(catalog, e, loc), e.answers, e.median, e.spread)
                 for e in estimates[:SHOWN_ESTIMATES]
             ),
+        )
+
+    def flagged_rows(
+        self, catalog: Catalog, report: Report, locale: str
+    ) -> tuple[tuple[QuestionRow, ...], tuple[QuestionRow, ...]]:
+        """The report's flagged questions: the workspace's own banks' (theirs to fix),
+        then the shipped banks'; each group in the report's order (hardest first)."""
+        shipped = {bank.id for bank in self._library.shipped.banks}
+        rows = [question_row(catalog, q, locale) for q in report.flagged]
+        return (
+            tuple(r for r in rows if r.bank_id not in shipped),
+            tuple(r for r in rows if r.bank_id in shipped),
         )
 
     async def estimates(
@@ -188,4 +212,6 @@ def question_row(
         if wrong is not None
         else None,
         flags=insight.flags,
+        interval=insight.interval,
+        discrimination=insight.discrimination,
     )

@@ -81,6 +81,7 @@ class ShowInsights:
 
     topic: str | None = None
     period: str = "all"  # a rolling window (bot.domain.periods): week, month, all
+    flagged: bool = False  # only the flagged questions, each with why
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,7 @@ from bot.ui.views import (
     DashboardLink,
     EstimateAsk,
     Feedback,
+    FlaggedView,
     ForgetConfirm,
     InsightsView,
     Leaderboard,
@@ -433,6 +434,40 @@ def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
     if streaks:
         participation.append((t(loc, "insights_streaks"), " ", streaks))
     blocks.append(Note(tuple(participation)))
+    return _one(Tone.INFO, *blocks)
+
+
+@layout.register
+def _flagged(view: FlaggedView, phrases: Phrasebook) -> Document:
+    """Each flagged question with the numbers behind its flags and what they mean."""
+    loc = view.locale
+
+    def item(row: QuestionRow) -> tuple[Line, Line]:
+        low, high = row.interval or (0, 0)
+        numbers = t(
+            loc, "insights_item", accuracy=shown_percent(row.accuracy), low=low, high=high,
+            tries=row.first_tries,
+        )  # fmt: skip
+        if row.discrimination is not None:
+            numbers += " · " + t(loc, "insights_discrimination", value=f"{row.discrimination:+.2f}")
+        wrong = t(loc, "insights_wrong", wrong=row.top_wrong) if row.top_wrong else ""
+        why = "; ".join(t(loc, f"flag_{flag}") for flag in row.flags)
+        question = ("• ", Strong(row.topic_title), ": “", row.prompt, "” — ", numbers)
+        return (*question, *((" · ", wrong) if wrong else ())), ("   ↳ ", why)
+
+    title = t(loc, "insights_flagged_title", period=t(loc, f"insights_period_{view.period}"))
+    blocks: list[Block] = [Heading(title)]
+    if not view.own and not view.shipped:
+        blocks.append(lines(t(loc, "insights_none_flagged")))
+    for heading, rows in (
+        ("insights_flagged_own", view.own),
+        ("insights_flagged_shipped", view.shipped),
+    ):
+        if rows:
+            items = tuple(line for row in rows for line in item(row))
+            blocks.append(Text(((Strong(t(loc, heading)),), *items)))
+    if view.more:
+        blocks.append(Note(((t(loc, "insights_flagged_more", count=view.more),),)))
     return _one(Tone.INFO, *blocks)
 
 

@@ -328,7 +328,9 @@ class QuestionRow:
     first_tries: int
     accuracy: int | None  # first-try accuracy in %
     top_wrong: str | None  # the text of the wrong choice picked most
-    flags: tuple[str, ...]  # too_hard, too_easy, unpicked_choice (bot.domain.insight_report)
+    flags: tuple[str, ...]  # what is wrong with it (bot.domain.item_analysis)
+    interval: tuple[int, int] | None = None  # first-try accuracy's 95 % interval, in %
+    discrimination: float | None = None  # corrected item–rest point-biserial
 
 
 @dataclass(frozen=True)
@@ -388,6 +390,18 @@ class InsightsView:
     estimates: tuple[EstimateRow, ...] = ()  # the most biased first
 
 
+@dataclass(frozen=True)
+class FlaggedView:
+    """A lead's queue of flagged questions, each with why: the workspace's own banks'
+    (theirs to fix) apart from the shipped ones'."""
+
+    locale: str
+    period: str
+    own: tuple[QuestionRow, ...]
+    shipped: tuple[QuestionRow, ...]
+    more: int = 0  # flagged questions left out of chat (the dashboard lists them all)
+
+
 ChannelView = (
     DailyPostView
     | DailyRevealView
@@ -409,6 +423,7 @@ View = (
     | RaceLockedView
     | ProposalList
     | InsightsView
+    | FlaggedView
     | DashboardLink
     | ForgetConfirm
     | ChannelView

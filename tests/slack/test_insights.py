@@ -148,3 +148,23 @@ async def test_forget_me_asks_then_deletes(slack: SlackDriver, catalog: Catalog)
     assert "Ada" not in board and "1. Grace Hopper — 10 pts" in board
     again = await slack.click("qz:f:confirmed", "U1")
     assert shown_text(again) == "quizbot keeps nothing about you in this workspace."
+
+
+async def test_an_admin_sees_the_flagged_questions_with_why(
+    slack: SlackDriver, catalog: Catalog
+) -> None:
+    # 20 players miss the first question with the same wrong choice: under 30 % right at
+    # first try, and a choice nobody picks.
+    for n in range(20):
+        await play_tiny(slack, catalog, f"U{n:02d}", [False])
+    shown = private(await slack.command("insights flagged", ADMIN))
+    assert shown.splitlines() == [
+        "Flagged questions · all time",
+        "quizbot's banks",
+        "• Tiny test bank: “One plus one?” — 0% right at first try (0–16%, of 20)"
+        " · most picked wrong: “Three”",
+        "   ↳ under 30% right at first try: check the key and the wording; a choice nobody"
+        " picks: it fools no one",
+    ]
+    refused = private(await slack.command("insights flagged", "U01"))
+    assert refused == "Only an admin can do that."
