@@ -174,16 +174,44 @@ def test_the_command_line_prints_the_fixtures_numbers(tmp_path: Path) -> None:
     assert small.stdout.splitlines()[1:] == ["slack,T1,tiny,Tiny test bank,3,8,5,2,40,1,100"]
 
 
-async def _store_fixture(path: Path) -> None:
+def test_the_shipped_banks_items_pooled_over_workspaces(tmp_path: Path) -> None:
+    db = tmp_path / "q.db"
+    asyncio.run(_store_fixture(db, ("T1", "T2")))  # the same answers in two workspaces
+    env = {"QUIZBOT_BANKS": str(FIXTURES), "LANG": "C"}
+    # A player of T1 and one of the same id in T2 are two players: 6 first tries of
+    # tiny-one, 2 right; Wilson by hand: 0.0968–0.7000.
+    text = run_quizbot("insights", "--items", "--db", str(db), env=env)
+    assert text.returncode == 0, text.stderr
+    assert text.stdout.splitlines() == [
+        "tiny/tiny-one: 6 first tries · facility 33% (10–70%) · discrimination — (of 0)"
+        " · picks 60/0/40% · no flags",
+        "tiny/tiny-two: 4 first tries · facility 50% (15–85%) · discrimination — (of 0)"
+        " · picks 33/67% · no flags",
+    ]
+    table = run_quizbot("insights", "--items", "--format", "csv", "--db", str(db), env=env)
+    assert table.stdout.splitlines() == [
+        "topic,question,kind,first_tries,first_try_right,facility,facility_low,facility_high,"
+        "discrimination,discriminated_by,pick_rates,flags,estimates,bias,median_error,spread",
+        "tiny,tiny-one,choice,6,2,33,10,70,,0,60|0|40,,,,,",
+        "tiny,tiny-two,choice,4,2,50,15,85,,0,33|67,,,,,",
+    ]
+    (first, _) = json.loads(
+        run_quizbot("insights", "--items", "--format", "json", "--db", str(db), env=env).stdout
+    )
+    assert first["interval"] == [10, 70] and first["pick_rates"] == [60, 0, 40]
+
+
+async def _store_fixture(path: Path, workspaces: tuple[str, ...] = ("T1",)) -> None:
     store = await Store.open(path)
 
     def work(db: Connection) -> None:
         db.executemany(
             "INSERT INTO review_log (platform, workspace_id, player_id, bank_id, question_id,"
             " source, choice, rating, reviewed_at, duration_ms, was_due)"
-            " VALUES ('slack', 'T1', ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
+            " VALUES ('slack', ?, ?, ?, ?, ?, ?, ?, ?, NULL, ?)",
             [
                 (
+                    workspace,
                     r.player_id,
                     r.bank_id,
                     r.question_id,
@@ -193,6 +221,7 @@ async def _store_fixture(path: Path) -> None:
                     r.at,
                     int(r.was_due),
                 )
+                for workspace in workspaces
                 for r in FIXTURE
             ],
         )

@@ -9,10 +9,11 @@ import io
 import json
 import sys
 from dataclasses import asdict
+from typing import Any
 
 from bot.content.formats.csv_format import safe_cell
 from bot.domain.identities import PlayerRef, ScopeRef
-from bot.domain.insight_report import Report
+from bot.domain.insight_report import EstimateInsight, Report
 from bot.domain.periods import ROLLING_WINDOWS
 from bot.services.engine import Engine
 from bot.services.insights import title_of
@@ -43,6 +44,10 @@ HEADERS = {
     ),
     "days": "platform,workspace,day,players,answers",
 }
+ITEMS_HEADER = (
+    "topic,question,kind,first_tries,first_try_right,facility,facility_low,facility_high,"
+    "discrimination,discriminated_by,pick_rates,flags,estimates,bias,median_error,spread"
+)
 PLATFORM_NAMES = {"slack": "Slack workspace", "discord": "Discord server"}
 
 
@@ -147,6 +152,88 @@ async def _data(
     return out.getvalue() if form == "csv" else json.dumps(documents, ensure_ascii=False, indent=2)
 
 
+def _item_records(report: Report, estimates: tuple[EstimateInsight, ...]) -> list[dict[str, Any]]:
+    """One record per item: a choice question's analysis, an estimate question's bias
+    (the team's median answer / the truth), median error and spread (as factors)."""
+    records: list[dict[str, Any]] = [
+        {
+            "topic": q.bank_id, "question": q.question_id, "kind": "choice",
+            "first_tries": q.first_tries, "first_try_right": q.first_right,
+            "facility": q.accuracy, "interval": q.interval,
+            "discrimination": None if q.discrimination is None else round(q.discrimination, 3),
+            "discriminated_by": q.discriminated, "pick_rates": q.pick_rates, "flags": q.flags,
+        }
+        for topic in report.topics
+        for q in topic.questions
+        if sum(q.picks)
+    ]  # fmt: skip
+    records += [
+        {
+            "topic": e.bank_id, "question": e.question_id, "kind": "estimate",
+            "estimates": e.answers, "bias": round(e.median, 3),
+            "median_error": round(e.error, 3), "spread": round(e.spread, 3),
+        }
+        for e in estimates
+    ]  # fmt: skip
+    return records
+
+
+def _item_line(record: dict[str, Any]) -> str:
+    name = f"{record['topic']}/{record['question']}"
+    if record["kind"] == "estimate":
+        return (
+            f"{name}: {record['estimates']} first estimates · bias ×{record['bias']:.2g}"
+            f" · median error ×{record['median_error']:.2g} · spread ×{record['spread']:.2g}"
+        )
+    low, high = record["interval"] or ("—", "—")
+    facility = "—" if record["facility"] is None else f"{record['facility']}%"
+    found = record["discrimination"]
+    discrimination = "—" if found is None else f"{found:+.2f}"
+    picks = "/".join("—" if r is None else str(r) for r in record["pick_rates"])
+    flags = ", ".join(record["flags"]) or "no flags"
+    return (
+        f"{name}: {record['first_tries']} first tries · facility {facility} ({low}–{high}%)"
+        f" · discrimination {discrimination} (of {record['discriminated_by']})"
+        f" · picks {picks}% · {flags}"
+    )
+
+
+def _item_cells(record: dict[str, Any]) -> list[str]:
+    def cell(value: object) -> str:
+        if value is None:
+            return ""
+        if isinstance(value, tuple):
+            return "|".join(cell(v) for v in value)
+        return str(value)
+
+    low, high = record.get("interval") or (None, None)
+    return [
+        cell(record.get(k))
+        for k in ("topic", "question", "kind", "first_tries", "first_try_right", "facility")
+    ] + [
+        cell(low), cell(high),
+        *(cell(record.get(k)) for k in ("discrimination", "discriminated_by", "pick_rates")),
+        ";".join(record.get("flags", ())),
+        *(cell(record.get(k)) for k in ("estimates", "bias", "median_error", "spread")),
+    ]  # fmt: skip
+
+
+async def _items(engine: Engine, topic: str | None, period: str, form: str) -> str:
+    """The shipped banks' items, pooled over every workspace (for their maintainers)."""
+    report, estimates = await engine.insights.shipped_items(period, topic)
+    records = _item_records(report, estimates)
+    if form == "json":
+        return json.dumps(records, ensure_ascii=False, indent=2) + "\n"
+    if form == "csv":
+        out = io.StringIO()
+        out.write(ITEMS_HEADER + "\r\n")
+        csv.writer(out).writerows(map(safe_cell, _item_cells(r)) for r in records)
+        return out.getvalue()
+    if not records:
+        return "No answers to the shipped banks yet.\n"
+    return "\n".join(_item_line(r) for r in records) + "\n"
+
+
 def _cmd_insights(args: argparse.Namespace) -> int:
     core = settings(args).core
     locale = terminal_locale(args.lang, core)
@@ -155,6 +242,10 @@ def _cmd_insights(args: argparse.Namespace) -> int:
         # Every workspace with answers when none is named.
         scopes = args.workspace or await engine.insights.workspaces()
         topic = await _topic_id(engine, scopes, args.topic) if args.topic else args.topic
+        if args.items:
+            # Data for another program, or a table to read: exactly as made.
+            sys.stdout.write(await _items(engine, topic, args.period, args.format))
+            return 0
         if args.format == "text":
             Screen().say(await _text(engine, scopes, topic, args.period, locale))
             return 0
@@ -189,6 +280,11 @@ def add_parser(commands: Commands) -> None:
         choices=("text", "csv", "json"),
         default="text",
         help="text to read (default), one table as CSV (--table), or every number as JSON",
+    )
+    report.add_argument(
+        "--items",
+        action="store_true",
+        help="the shipped banks' item analysis, pooled over every workspace (for maintainers)",
     )
     report.add_argument(
         "--table", choices=TABLES, default="topics", help="which table --format csv prints"

@@ -119,11 +119,21 @@ def selector(page: Page, label: str, key: str, options: Sequence[tuple[str | Non
     )
 
 
-def table(headers: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[int]) -> str:
-    """A table of already-escaped cells; ``numeric`` columns are right-aligned."""
+def table(
+    headers: Sequence[str | tuple[str, str]], rows: Sequence[Sequence[str]], numeric: set[int]
+) -> str:
+    """A table of already-escaped cells; ``numeric`` columns are right-aligned. A heading
+    given as (text, escaped link) is a link (a sortable column)."""
     right = ' class="n"'
+
+    def heading(header: str | tuple[str, str]) -> str:
+        if isinstance(header, str):
+            return escape(header)
+        text, link = header
+        return f'<a href="{link}">{escape(text)}</a>'
+
     head = "".join(
-        f'<th scope="col"{_marked(i in numeric, right)}>{escape(h)}</th>'
+        f'<th scope="col"{_marked(i in numeric, right)}>{heading(h)}</th>'
         for i, h in enumerate(headers)
     )
     body = "".join(

@@ -16,6 +16,7 @@ from bot.services.dashboard import (
     TopicChoice,
 )
 from bot.ui.layout import off_by, shown_percent
+from bot.ui.views import QuestionRow
 
 from .charts import Bar, bar_chart
 from .pages import Page, choices, selector, table
@@ -92,19 +93,59 @@ def insights(page: Page, shown: InsightsPage) -> tuple[str, str]:
     if shown.flagged:
         headers = [page.t(k) for k in ("col_question", "col_topic", "col_accuracy", "col_flags")]
         rows = [
-            (
-                f'<a href="{page.href(f"question/{q.bank_id}/{q.question_id}")}">'
-                f"{escape(q.prompt)}</a>",
-                escape(q.topic_title),
-                shown_percent(q.accuracy),
-                escape("; ".join(page.t(f"flag_{flag}") for flag in q.flags)),
-            )
+            (_question_link(page, q), escape(q.topic_title), _facility(q), _why(page, q))
             for q in shown.flagged
         ]
         parts.append(table(headers, rows, {2}))
     else:
         parts.append(f"<p>{escape(page.t('insights_none_flagged'))}</p>")
+    parts.append(_items(page, shown))
     return title, "".join(parts)
+
+
+def _question_link(page: Page, row: QuestionRow) -> str:
+    return (
+        f'<a href="{page.href(f"question/{row.bank_id}/{row.question_id}")}">'
+        f"{escape(row.prompt)}</a>"
+    )
+
+
+def _facility(row: QuestionRow) -> str:
+    """First-try accuracy and its 95 % interval: "55% (34–74%)"."""
+    if row.interval is None:
+        return shown_percent(row.accuracy)
+    low, high = row.interval
+    return escape(f"{shown_percent(row.accuracy)} ({low}–{high}%)")
+
+
+def _why(page: Page, row: QuestionRow) -> str:
+    return escape("; ".join(page.t(f"flag_{flag}") for flag in row.flags))
+
+
+def _items(page: Page, shown: InsightsPage) -> str:
+    """Every question tried: its facility, discrimination and flags; each sortable column's
+    heading is a link that orders the table by it (no script)."""
+    columns = [
+        ("col_question", None), ("col_topic", None), ("col_first_tries", "tries"),
+        ("col_facility", "facility"), ("col_discrimination", "discrimination"),
+        ("col_flags", "flags"),
+    ]  # fmt: skip
+    headers = [
+        page.t(key)
+        if order is None or order == shown.sort
+        else (page.t(key), page.href(sort=order))
+        for key, order in columns
+    ]
+    rows = [
+        (
+            _question_link(page, q), escape(q.topic_title), str(q.first_tries), _facility(q),
+            "—" if q.discrimination is None else f"{q.discrimination:+.2f}", _why(page, q),
+        )
+        for q in shown.items
+    ]  # fmt: skip
+    heading = f"<h2>{escape(page.t('items_title'))}</h2>"
+    note = f'<p class="note">{escape(page.t("items_note"))}</p>'
+    return heading + note + table(headers, rows, {2, 3, 4}) if rows else ""
 
 
 def question(page: Page, shown: QuestionPage) -> tuple[str, str]:

@@ -94,7 +94,11 @@ class Site:
         self, request: web.Request, access: Access, page: Page
     ) -> tuple[str, str] | None:
         shown = await self._dashboard.insights(
-            access.scope, page.locale, page.query.get("period"), page.query.get("topic")
+            access.scope,
+            page.locale,
+            page.query.get("period"),
+            page.query.get("topic"),
+            page.query.get("sort"),
         )
         return None if shown is None else render.insights(page, shown)
 

@@ -6,6 +6,7 @@ topic or question), which the adapter answers with 404."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
 
@@ -22,6 +23,14 @@ from bot.services.insights import Insights, shortened, topic_rows
 from bot.services.library import Library
 from bot.ui.views import ActiveDay, LeaderRow, QuestionRow, TopicRow
 
+# The item table's orders: the flagged first (then hardest), hardest first, least
+# discriminating first, most first tries first.
+ITEM_ORDERS: dict[str, Callable[[QuestionRow], tuple[float, ...]]] = {
+    "flags": lambda q: (-len(q.flags), _facility(q)),
+    "facility": lambda q: (_facility(q),),
+    "discrimination": lambda q: (2.0 if q.discrimination is None else q.discrimination,),
+    "tries": lambda q: (-q.first_tries,),
+}
 COMPETITION = "competition"  # the board period of the workspace's latest competition
 SHOWN_WEEKS = 8  # a question's most recent weeks with answers, one chart each
 # A question's prompt on the dashboard, in a link or as a chart label (which shortens it to
@@ -52,6 +61,8 @@ class InsightsPage:
     topics: tuple[TopicChoice, ...]
     rows: tuple[TopicRow, ...]  # each with every question tried, hardest first
     flagged: tuple[QuestionRow, ...]
+    items: tuple[QuestionRow, ...] = ()  # every question tried, in ``sort``'s order
+    sort: str = "flags"
 
 
 @dataclass(frozen=True)
@@ -143,16 +154,26 @@ class Dashboard:
         )
 
     async def insights(
-        self, scope: ScopeRef, locale: str, period: str | None, topic: str | None
+        self,
+        scope: ScopeRef,
+        locale: str,
+        period: str | None,
+        topic: str | None,
+        sort: str | None = None,
     ) -> InsightsPage | None:
         """The report over a rolling window (all time unless ``period`` names one), of one
-        bank id or of every topic."""
+        bank id or of every topic, with its item table in the order ``sort`` names."""
         period = ALL if period is None else period
-        if period not in ROLLING_WINDOWS:
+        sort = "flags" if sort is None else sort
+        if period not in ROLLING_WINDOWS or sort not in ITEM_ORDERS:
             return None
         report, catalog = await self._insights.report(scope, period, topic)
         rows, flagged = topic_rows(catalog, report, locale, hardest=None, prompt_chars=LABEL_CHARS)
-        return InsightsPage(period, ROLLING_WINDOWS, _topics(catalog, locale), rows, flagged)
+        # Stable sorts: ties keep the report's order (per topic, hardest first).
+        items = sorted((q for t in rows for q in t.hardest), key=ITEM_ORDERS[sort])
+        return InsightsPage(
+            period, ROLLING_WINDOWS, _topics(catalog, locale), rows, flagged, tuple(items), sort
+        )
 
     async def question(
         self, scope: ScopeRef, locale: str, bank_id: str, question_id: str
@@ -218,6 +239,10 @@ class Dashboard:
             tuple(ActiveDay(d.day, d.players) for d in report.days),
             tuple((names.get(s.player_id, s.player_id), s.days) for s in report.streaks),
         )
+
+
+def _facility(row: QuestionRow) -> float:
+    return 101.0 if row.accuracy is None else float(row.accuracy)
 
 
 def _topics(catalog: Catalog, locale: str) -> tuple[TopicChoice, ...]:

@@ -4,12 +4,17 @@ dispatch's)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
+
 from bot.content.banks import Bank, Catalog
 from bot.domain.clock import Clock
 from bot.domain.identities import ScopeRef
 from bot.domain.insight_links import Signer
 from bot.domain.insight_report import (
     EstimateInsight,
+    LoggedAnswer,
+    LoggedEstimate,
     QuestionInsight,
     Report,
     build,
@@ -85,6 +90,35 @@ class Insights:
         """The workspaces that have answers."""
         return await self._insights.workspaces()
 
+    async def shipped_items(
+        self, period: str = ALL, topic: str | None = None
+    ) -> tuple[Report, tuple[EstimateInsight, ...]]:
+        """The shipped banks' item analysis for their maintainers, pooled over every
+        workspace: a player counts once per workspace (ids are only unique within one);
+        workspaces' own banks are left out."""
+        catalog = self._library.shipped
+        log: list[LoggedAnswer] = []
+        estimates: list[LoggedEstimate] = []
+        for scope in await self.workspaces():
+            where = f"{scope.platform}:{scope.workspace_id}:"
+            # review ids are unique across workspaces: one log, one sequence.
+            log += [
+                replace(r, player_id=where + r.player_id) for r in await self._insights.log(scope)
+            ]
+            estimates += [
+                replace(e, player_id=where + e.player_id)
+                for e in await self._insights.estimates(scope)
+            ]
+
+        def question(bank_id: str, question_id: str) -> tuple[int, int] | None:
+            found = question_in(catalog, bank_id, question_id)
+            return (len(found[1].choices), found[1].answer) if found else None
+
+        report = build(log, period, self._clock.now(), question, topic)
+        bank = catalog.get(topic) if topic else None
+        chosen = [e for e in estimates if bank is None or e.bank_id == bank.id]
+        return report, estimate_insights(chosen, _truth(catalog), report.since)
+
     async def view(
         self, context: Context, topic: str | None, period: str, *, flagged: bool = False
     ) -> InsightsView | FlaggedView | Notice:
@@ -142,14 +176,19 @@ class Insights:
         self, scope: ScopeRef, catalog: Catalog, since: float | None, bank: Bank | None
     ) -> tuple[EstimateInsight, ...]:
         """How the team estimates, per estimate question (of ``bank``, else all)."""
-
-        def truth(bank_id: str, question_id: str) -> float | None:
-            found = question_in(catalog, bank_id, question_id)
-            return found[1].estimate.truth.value if found and found[1].estimate else None
-
         log = await self._insights.estimates(scope)
         chosen = [e for e in log if bank is None or e.bank_id == bank.id]
-        return estimate_insights(chosen, truth, since)
+        return estimate_insights(chosen, _truth(catalog), since)
+
+
+def _truth(catalog: Catalog) -> Callable[[str, str], float | None]:
+    """An estimate question's true value in its base unit; None for any other."""
+
+    def truth(bank_id: str, question_id: str) -> float | None:
+        found = question_in(catalog, bank_id, question_id)
+        return found[1].estimate.truth.value if found and found[1].estimate else None
+
+    return truth
 
 
 def _prompt(catalog: Catalog, insight: EstimateInsight, locale: str) -> str:

@@ -126,6 +126,25 @@ async def test_every_page_in_chromium(chromium: object, site: Site) -> None:
     assert texts(driver, "svg#accuracy-0 g.bar text.value") == ["33% (3)", "67% (3)"]
     rows = texts(driver, "table")[0]
     assert "Tiny test bank 3 6 50% —" in rows.replace("\n", " ")
+    # The item table: every question tried, flagged first, then hardest first; each
+    # column's heading but the current order's is a link that sorts by it.
+    items = texts(driver, "table")[-1].split("\n")
+    assert items == [
+        "Question Topic First tries Right at first try (95% interval) Discrimination"
+        " Why it is flagged",
+        "Two times three? Tiny test bank 3 33% (6–79%) —",  # Wilson by hand: 0.061–0.792
+        "One plus one? Tiny test bank 3 67% (21–94%) —",
+    ]
+    sorts = driver.find_elements("css selector", "table:last-of-type th a")  # type: ignore[attr-defined]
+    assert [a.text for a in sorts] == [
+        "First tries",
+        "Right at first try (95% interval)",
+        "Discrimination",
+    ]  # "Why it is flagged" is the current order
+    await asyncio.to_thread(sorts[1].click)  # the page loads from this test's event loop
+    assert "sort=facility" in driver.current_url  # type: ignore[attr-defined]
+    assert texts(driver, "table:last-of-type th a")[-1] == "Why it is flagged"
+    assert await asyncio.to_thread(_status, link + "insights?sort=points") == 404
 
     # 26 topics are a drop-down and a Show button (a plain form, no script).
     assert await asyncio.to_thread(show_topic, driver, "") == "All topics"
