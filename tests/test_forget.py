@@ -12,7 +12,15 @@ from bot.domain.identities import ScopeRef
 from bot.domain.memory import Memory
 from bot.persistence import Store
 from bot.services.engine import Engine
-from bot.services.requests import Context, Delivery, ForgetMe, ProposeQuestion, button
+from bot.services.requests import (
+    Context,
+    Delivery,
+    ForgetMe,
+    ProposeQuestion,
+    SetSharing,
+    ShowDashboard,
+    button,
+)
 from bot.ui.views import DailyPostView, ForgetConfirm, Leaderboard, Notice
 
 from .support.channel import (
@@ -194,12 +202,15 @@ async def test_forgetting_a_member_or_a_workspace_leaves_nothing_in_any_table(
     bo = Context(BO, CHANNEL)
     proposal = ProposeQuestion("ours", "Which?", "Right\nWrong", "Because.", "https://a.example/")
     assert (await engine.handle(proposal, bo)).view.kind == "proposal_sent"  # type: ignore[union-attr]
+    await engine.handle(SetSharing(True), bo)  # the knowledge map may name Bo
+    lead = Context(ADMIN, CHANNEL, None, True, workspace_name="Acme ML")
+    await engine.handle(ShowDashboard(), lead)  # the workspace's name is kept
     tables = await columns(engine)
     # Every table naming a person or a workspace: a new one must be added to forgetting.
     assert sorted(t for t, c in tables.items() if c & PERSON_COLUMNS) == [
         "answers", "attempts", "cards", "competitions", "daily_answers", "daily_streaks",
         "members", "players", "proposals", "race_answers", "races", "reminder_sends",
-        "reminders", "review_log", "runs", "totals", "workspace_banks",
+        "reminders", "review_log", "runs", "sharing", "totals", "workspace_banks",
     ]  # fmt: skip
     assert await holding(engine, PERSON_COLUMNS, BO.id) != {}
     await engine.handle(button("qz:f:confirmed"), bo)

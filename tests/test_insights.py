@@ -13,7 +13,7 @@ import pytest
 from adapters.phrases import render
 from bot.content.banks import Catalog
 from bot.domain.insight_links import Signer
-from bot.domain.insight_report import LoggedAnswer, Streak, build
+from bot.domain.insight_report import LoggedAnswer, Streak, WeekActivity, build
 from bot.domain.item_analysis import flags
 from bot.persistence import Store
 from bot.persistence.dialect import Connection
@@ -96,6 +96,9 @@ def test_the_fixtures_numbers() -> None:
     ]
     assert report.streaks == (Streak("a", 3), Streak("b", 3), Streak("c", 1))
     assert report.flagged == ()
+    # The trend: Monday 21 September's week holds every counted answer.
+    assert report.weeks == (WeekActivity("2026-09-21", 3, 8, 5, 2),)
+    assert report.weeks[0].accuracy == 40
 
 
 def test_a_period_keeps_first_tries_from_before_it() -> None:

@@ -37,9 +37,11 @@ from bot.services.requests import (
     RemoveBank,
     Request,
     SetLanguage,
+    SetSharing,
     ShowDashboard,
     ShowInsights,
     ShowLeaderboard,
+    ShowMap,
     ShowProposals,
     ShowStats,
     ShowTopics,
@@ -362,6 +364,18 @@ def _lead_commands(
     ) -> None:
         request = ShowInsights(topic, period.value if period else "all", flagged)
         await handlers.handle(interaction, request)
+
+    # The map: for everyone, aggregates above the floor; names only of who opted in.
+    @tree.command(name="quiz-map", description=text("cmd_map"))
+    @server_only
+    async def knowledge_map(interaction: discord.Interaction) -> None:
+        await handlers.handle(interaction, ShowMap())
+
+    @tree.command(name="quiz-share", description=text("cmd_share"))
+    @server_only
+    @app_commands.describe(on=text("opt_share"))
+    async def share(interaction: discord.Interaction, on: bool) -> None:
+        await handlers.handle(interaction, SetSharing(on))
 
     @tree.command(name="quiz-dashboard", description=text("cmd_dashboard"))
     @server_only

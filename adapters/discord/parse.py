@@ -89,4 +89,5 @@ def context_of(interaction: discord.Interaction, admin_role: str | None) -> Cont
         str(interaction.locale),
         is_admin(interaction, admin_role),
         others_read=others_read(interaction),
+        workspace_name=interaction.guild.name if interaction.guild else "",
     )

@@ -1,7 +1,7 @@
 """Replies through an interaction's ``response_url``: it works in any channel (the bot
 need not be a member), and it can update the clicked message in place, send a new
 message only the player sees, or post in the channel — whichever the core decided. A
-submitted form has no response_url: its reply is an ephemeral message."""
+submitted form and a click on the Home tab have no response_url: ``post_privately``."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from bot.ui import i18n
 
 from . import retries
 from .publisher import NOT_A_MEMBER
-from .render import render
+from .render import SlackMessage, render
 from .retries import api_error
 
 log = logging.getLogger(__name__)
@@ -104,25 +104,35 @@ class Replier:
 
 
 async def post_privately(
-    client: AsyncWebClient, channel_id: str, user_id: str, reply: Reply
+    client: AsyncWebClient, channel_id: str | None, user_id: str, reply: Reply
 ) -> None:
-    """A form's reply (a view_submission has no response_url): an ephemeral message in
-    the channel the form was opened from, or the app's DM where the bot may not post
-    there. One that cannot be delivered is one warning."""
+    """A reply without a response_url (a view_submission's, a Home tab click's): an
+    ephemeral message in the channel a form was opened from, else a message in the app's
+    DM — where the bot may not post in that channel, or where there is no channel
+    (``None``: the Home tab). One that cannot be delivered is one warning."""
     message = render(reply.view)
     text, blocks = message.text, list(message.blocks)
     try:
-        try:
-            await client.chat_postEphemeral(
-                channel=channel_id, user=user_id, text=text, blocks=blocks
-            )
-        except SlackApiError as exc:
-            if api_error(exc) not in NOT_A_MEMBER:
-                raise
+        if channel_id is None or not await _ephemeral(client, channel_id, user_id, message):
             await client.chat_postMessage(channel=user_id, text=text, blocks=blocks)
     except SlackApiError as exc:
         metrics.API_ERRORS.labels(platform=PLATFORM).inc()
-        log.warning("could not deliver a form's reply: %s", api_error(exc))
+        log.warning("could not deliver a private reply: %s", api_error(exc))
     except (aiohttp.ClientError, TimeoutError) as exc:
         metrics.API_ERRORS.labels(platform=PLATFORM).inc()
-        log.warning("could not deliver a form's reply: %s", type(exc).__name__)
+        log.warning("could not deliver a private reply: %s", type(exc).__name__)
+
+
+async def _ephemeral(
+    client: AsyncWebClient, channel_id: str, user_id: str, message: SlackMessage
+) -> bool:
+    """Posted as an ephemeral message; False where the bot may not post in the channel."""
+    try:
+        await client.chat_postEphemeral(
+            channel=channel_id, user=user_id, text=message.text, blocks=list(message.blocks)
+        )
+    except SlackApiError as exc:
+        if api_error(exc) not in NOT_A_MEMBER:
+            raise
+        return False
+    return True

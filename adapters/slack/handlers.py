@@ -1,6 +1,6 @@
 """Bolt handlers, one per kind of Slack request (a command, a click, a form's submission,
-an app event): acknowledge at once, take the request as the middleware read it, let the
-core handle it, deliver."""
+an app event, the App Home opened or clicked): acknowledge at once, take the request as
+the middleware read it, let the core handle it, deliver."""
 
 from __future__ import annotations
 
@@ -21,13 +21,14 @@ from bot.operations import logs
 from bot.services.channel import notice
 from bot.services.dispatch import localized, permits, refusal
 from bot.services.engine import Engine
-from bot.services.requests import Context, Delivery, Reply, Request, UploadBank
+from bot.services.requests import Context, Delivery, Reply, Request, StartReview, UploadBank
 from bot.services.workspace_banks import MAX_UPLOAD_BYTES
 from bot.ui.layout import estimate_how
 from bot.ui.views import Notice, estimate_form_of
 
 from . import files, modals, parse
 from .deliver import PLATFORM, Replier, post_privately
+from .home import HOME_REVIEW, HomeTab, changes_home
 from .installations import Clients
 from .middleware import read_of
 from .people import People
@@ -37,7 +38,7 @@ from .retries import api_error
 log = logging.getLogger(__name__)
 
 ACTIONS = re.compile("^" + re.escape(actions.PREFIX))
-Asked = parse.Command | parse.Click | parse.Submission
+Asked = parse.Command | parse.Click | parse.Submission | parse.HomeOpened | parse.HomeClick
 
 
 def _log_fields(request: Asked, body: dict[str, Any]) -> dict[str, str]:
@@ -72,6 +73,7 @@ class Handlers:
         self._clients = clients
         self._replier = replier
         self._admins = admins
+        self._home = HomeTab(engine)
 
     async def command(
         self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
@@ -85,7 +87,7 @@ class Handlers:
         if isinstance(asked, parse.OpenForm):
             await self._open_form(command, asked.form, body, client)
         else:
-            await self._serve(command, asked, body)
+            await self._serve(command, asked, body, client)
 
     async def click(
         self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
@@ -99,7 +101,7 @@ class Handlers:
         if isinstance(click.request, actions.EstimateAction | actions.DailyEstimateAction):
             await self._ask_estimate(click, click.request, body, client)
         else:
-            await self._serve(click, click.request, body)
+            await self._serve(click, click.request, body, client)
 
     async def _ask_estimate(
         self,
@@ -139,7 +141,7 @@ class Handlers:
             await ack()
             return
         if sent.form == parse.ESTIMATE_FORM:
-            await self._estimated(ack, sent, body)
+            await self._estimated(ack, sent, body, client)
             return
         upload = modals.upload(sent.values) if sent.form == parse.UPLOAD_FORM else None
         if upload is not None and upload.problem:
@@ -156,7 +158,9 @@ class Handlers:
             reply = asked if isinstance(asked, Reply) else await self._engine.handle(asked, asker)
             await post_privately(client, sent.channel_id, sent.user_id, reply)
 
-    async def _estimated(self, ack: AsyncAck, sent: parse.Submission, body: dict[str, Any]) -> None:
+    async def _estimated(
+        self, ack: AsyncAck, sent: parse.Submission, body: dict[str, Any], client: AsyncWebClient
+    ) -> None:
         """An estimate's form: a value that does not read keeps it open, saying why under
         the input; one that does closes it, and the feedback replaces a quiz's question (a
         daily estimate's is the player's alone)."""
@@ -169,8 +173,10 @@ class Handlers:
         if asked is None:
             return
         with logs.bind(**_log_fields(sent, body)):
-            reply = await self._engine.handle(asked, await self._context(sent))
+            asker = await self._context(sent)
+            reply = await self._engine.handle(asked, asker)
             await self._replier.deliver(sent.reply_url, reply)
+            await self._republish(reply, client, asker)
 
     async def app_event(
         self, context: AsyncBoltContext, next: Callable[[], Awaitable[None]]
@@ -197,14 +203,55 @@ class Handlers:
             ScopeRef(PLATFORM, asked.team_id, asked.channel_id),
             person.locale,
             person.is_admin or asked.user_id in self._admins,
+            workspace_name=asked.team_domain if isinstance(asked, parse.Command) else "",
         )
 
     async def _serve(
-        self, asked: parse.Command | parse.Click, request: Request, body: dict[str, Any]
+        self,
+        asked: parse.Command | parse.Click,
+        request: Request,
+        body: dict[str, Any],
+        client: AsyncWebClient,
     ) -> None:
         with logs.bind(**_log_fields(asked, body)):
-            reply = await self._engine.handle(request, await self._context(asked))
+            asker = await self._context(asked)
+            reply = await self._engine.handle(request, asker)
             await self._replier.deliver(asked.response_url, reply)
+            await self._republish(reply, client, asker)
+
+    async def _republish(self, reply: Reply, client: AsyncWebClient, asker: Context) -> None:
+        """The member's Home again after an answer that changes it, once they have their
+        feedback."""
+        if changes_home(reply):
+            await self._home.publish(client, asker)
+
+    async def home_opened(
+        self, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+    ) -> None:
+        """``app_home_opened``: the member's Home, published fresh each time they open the
+        tab (its dashboard link expires); opening the Messages tab needs nothing."""
+        opened = read_of(context, parse.HomeOpened)
+        if opened is None or opened.tab != "home":
+            return
+        with logs.bind(**_log_fields(opened, body)):
+            await self._home.publish(client, await self._context(opened))
+
+    async def home_review(
+        self, ack: AsyncAck, body: dict[str, Any], context: AsyncBoltContext, client: AsyncWebClient
+    ) -> None:
+        """Review now, on the Home: the review ``/quiz review`` starts. A click on the Home
+        has no response_url and no channel, so the first question is posted in the app's
+        DM with the member (its Messages tab) as a lasting message, not an ephemeral one,
+        which Slack drops when the client reloads: a review takes several clicks. Its
+        buttons then come back with a response_url, and the review goes on in place
+        exactly as one started with the command."""
+        await ack()
+        clicked = read_of(context, parse.HomeClick)
+        if clicked is None:
+            return
+        with logs.bind(**_log_fields(clicked, body)):
+            reply = await self._engine.handle(StartReview(), await self._context(clicked))
+            await post_privately(client, None, clicked.user_id, reply)
 
     async def _open_form(
         self, command: parse.Command, form: str, body: dict[str, Any], client: AsyncWebClient
@@ -268,6 +315,8 @@ def register(
     handlers = Handlers(engine, people, clients, replier, admins)
     app.command(parse.COMMAND)(handlers.command)
     app.action(ACTIONS)(handlers.click)
+    app.action(HOME_REVIEW)(handlers.home_review)
+    app.event(parse.HOME_OPENED)(handlers.home_opened)
     for form in parse.FORMS:
         app.view(form)(handlers.submitted)
     app.use(handlers.app_event)

@@ -29,9 +29,11 @@ from bot.services.requests import (
     RemoveBank,
     Request,
     SetLanguage,
+    SetSharing,
     ShowDashboard,
     ShowInsights,
     ShowLeaderboard,
+    ShowMap,
     ShowProposals,
     ShowStats,
     ShowTopics,
@@ -41,14 +43,18 @@ from bot.services.requests import (
 )
 
 COMMAND = "/quiz"
-# The Events API events the app subscribes to (deploy/slack/manifest.distribution.yaml).
+# The Events API events the app subscribes to (deploy/slack/manifest*.yaml): its own
+# lifecycle, and a member opening its App Home.
 APP_EVENTS = ("app_uninstalled", "tokens_revoked")
+HOME_OPENED = "app_home_opened"
+EVENTS = (*APP_EVENTS, HOME_OPENED)
 MAX_TOPIC = 100  # characters of a topic read from /quiz text
 HELP, TOPICS, LEADERBOARD, STATS, LANG = "help", "topics", "leaderboard", "stats", "lang"
 REVIEW, REMIND = "review", "remind"
 INSIGHTS, DASHBOARD, FORGET_ME = "insights", "dashboard", "forget-me"
 DAILY, RACE, COMPETITION = "daily", "race", "competition"
 BANK, PROPOSE, PROPOSALS = "bank", "propose", "proposals"
+MAP, SHARE = "map", "share"
 _WORDS = {
     "help": HELP,
     "?": HELP,
@@ -70,6 +76,8 @@ _WORDS = {
     "bank": BANK,
     "propose": PROPOSE,
     "proposals": PROPOSALS,
+    "map": MAP,
+    "share": SHARE,
 }
 # The forms a command opens (a modal: Slack has no file or multi-field slash command).
 UPLOAD_FORM, PROPOSAL_FORM, ESTIMATE_FORM = "qz_bank_upload", "qz_propose", "qz_estimate"
@@ -86,6 +94,7 @@ class Command:
     user_name: str  # the Slack handle: a fallback when users.info gives no display name
     text: str
     response_url: str
+    team_domain: str = ""  # the workspace's subdomain (acme-ml.slack.com): its name here
 
 
 @dataclass(frozen=True)
@@ -146,12 +155,46 @@ class AppEvent:
 
 
 @dataclass(frozen=True)
+class HomeOpened:
+    """``app_home_opened``: a member opened one of the App Home's tabs (``home`` or
+    ``messages``). ``channel_id`` is the member's own id: what the Home is about is theirs,
+    and a message to it lands in the app's DM with them."""
+
+    team_id: str
+    user_id: str
+    tab: str
+
+    @property
+    def channel_id(self) -> str:
+        return self.user_id
+
+    @property
+    def user_name(self) -> str:  # events carry no handle: users.info gives the name
+        return self.user_id
+
+
+@dataclass(frozen=True)
+class HomeClick:
+    """A button on the member's Home tab (``block_actions`` from a ``home`` view): it has
+    neither a channel nor a response_url, so its reply goes to the app's DM."""
+
+    team_id: str
+    user_id: str
+    user_name: str
+    action_id: str
+
+    @property
+    def channel_id(self) -> str:
+        return self.user_id
+
+
+@dataclass(frozen=True)
 class Verification:
     """Slack checking the events URL (bolt answers it)."""
 
 
 # Every request this app serves, as read.
-Read = Command | Click | Submission | AppEvent | Verification
+Read = Command | Click | HomeClick | Submission | AppEvent | HomeOpened | Verification
 
 
 def _text(value: object) -> str | None:
@@ -177,7 +220,9 @@ def command(body: Mapping[str, Any]) -> Command | None:
         return None
     if not isinstance(text, str):
         return None
-    return Command(team, channel, user, _text(body.get("user_name")) or user, text, response_url)
+    handle = _text(body.get("user_name")) or user
+    domain = (_text(body.get("team_domain")) or "")[:100]
+    return Command(team, channel, user, handle, text, response_url, domain)
 
 
 def click(body: Mapping[str, Any]) -> Click | None:
@@ -197,6 +242,20 @@ def click(body: Mapping[str, Any]) -> Click | None:
         return None
     handle = _text(_get(user, "username")) or _text(_get(user, "name")) or user_id
     return Click(team, channel, user_id, requests.button(action_id), response_url, handle)
+
+
+def home_click(body: Mapping[str, Any]) -> HomeClick | None:
+    if body.get("type") != "block_actions" or _get(body.get("view"), "type") != "home":
+        return None
+    actions = body.get("actions")
+    action = actions[0] if isinstance(actions, list) and actions else None
+    user = body.get("user")
+    team = _text(_get(body.get("team"), "id")) or _text(_get(user, "team_id"))
+    user_id, action_id = _text(_get(user, "id")), _text(_get(action, "action_id"))
+    if not (team and user_id and action_id):
+        return None
+    handle = _text(_get(user, "username")) or _text(_get(user, "name")) or user_id
+    return HomeClick(team, user_id, handle, action_id)
 
 
 def metadata(channel_id: str, locale: str, action_id: str = "", reply_url: str = "") -> str:
@@ -258,11 +317,14 @@ def submission(body: Mapping[str, Any]) -> Submission | None:
     return Submission(team, opened[0], user_id, handle, form, opened[1], values, *opened[2:])
 
 
-def _app_event(body: Mapping[str, Any]) -> AppEvent | None:
+def _app_event(body: Mapping[str, Any]) -> AppEvent | HomeOpened | None:
     event, team = body.get("event"), _text(body.get("team_id"))
     if body.get("type") != "event_callback" or not (isinstance(event, Mapping) and team):
         return None
     kind = event.get("type")
+    if kind == HOME_OPENED:
+        user, tab = _text(event.get("user")), _text(event.get("tab"))
+        return HomeOpened(team, user, tab) if user and tab else None
     if kind not in APP_EVENTS:
         return None
     bots = _get(event.get("tokens"), "bot")
@@ -278,9 +340,9 @@ def read(body: object) -> Read | None:
         return Verification() if isinstance(body.get("challenge"), str) else None
     if "event" in body:
         # Bolt reads `event` on every request and fails on a non-dict; only the app's
-        # own lifecycle events are subscribed.
+        # own lifecycle events and its Home's are subscribed.
         return _app_event(body)
-    return command(body) or click(body) or submission(body)
+    return command(body) or click(body) or home_click(body) or submission(body)
 
 
 def request(text: str) -> Request | OpenForm:
@@ -316,6 +378,11 @@ def request(text: str) -> Request | OpenForm:
             return ShowInsights(topic, period, flagged=len(flagged) < len(rest))
         case "dashboard":
             return ShowDashboard()
+        case "map":
+            return ShowMap()
+        case "share":
+            chosen = _one_word(rest, {"on": SetSharing(True), "off": SetSharing(False)})
+            return chosen or ShowTopics()  # its usage lists share on|off
         case "forget-me":
             return ForgetMe()
         case "daily":

@@ -29,6 +29,7 @@ class Limits:
     """Slack's limits for a message (see docs/PLATFORM_LIMITS.md)."""
 
     blocks: int = 50
+    home_blocks: int = 100  # in the App Home tab's view (as in a modal)
     text_object: int = 3000  # a section's or context element's mrkdwn text
     header: int = 150
     button_text: int = 75
@@ -69,10 +70,13 @@ def message(document: doc.Document) -> SlackMessage:
             blocks.append({"type": "divider"})
         blocks += [raw for block in card.blocks for raw in _block(block)]
     actions = _actions(document.buttons)
-    room = LIMITS.blocks - len(actions)
-    if len(blocks) > room:  # cut, and say so, rather than have Slack refuse the message
-        blocks = [*blocks[: room - 1], _context([ELLIPSIS])]
-    return SlackMessage(_fallback(document), (*blocks, *actions))
+    return SlackMessage(_fallback(document), (*cut(blocks, LIMITS.blocks - len(actions)), *actions))
+
+
+def cut(blocks: list[Json], room: int) -> list[Json]:
+    """At most ``room`` blocks: more are cut, saying so, rather than have Slack refuse
+    the message or view."""
+    return blocks if len(blocks) <= room else [*blocks[: room - 1], _context([ELLIPSIS])]
 
 
 def _fallback(document: doc.Document) -> str:

@@ -24,7 +24,8 @@ nav a,.choices a{margin-right:0.9rem}a{color:#0b4f8a}a:focus{outline:3px solid #
 [aria-current]{font-weight:700;color:#111}
 table{border-collapse:collapse;width:100%;margin:0.6rem 0}
 th,td{text-align:left;padding:0.3rem 0.5rem;border-bottom:1px solid #c8c8c8;vertical-align:top}
-td.n,th.n{text-align:right}.chart{max-width:40rem;display:block;margin:0.6rem 0}
+td.n,th.n{text-align:right}td.heat{text-align:right;min-width:5rem}
+.chart{max-width:40rem;display:block;margin:0.6rem 0}
 .chart text{font-size:16px;fill:#111}.note{color:#3d3d3d}
 """
 
@@ -61,7 +62,7 @@ def _marked(on: bool, mark: str = ' aria-current="true"') -> str:
 
 
 def shell(page: Page, title: str, body: str, workspace: str) -> str:
-    nav = [("", "nav_leaderboards"), ("insights", "nav_insights")]
+    nav = [("", "nav_leaderboards"), ("insights", "nav_insights"), ("map", "nav_map")]
     nav.append(("participation", "nav_participation"))
     links = " ".join(
         f'<a href="{page.href(path)}"{_marked(path == page.path, PAGE_MARK)}>'

@@ -10,13 +10,14 @@ from bot.services.dashboard import (
     BoardPage,
     EstimateSpread,
     InsightsPage,
+    MapPage,
     ParticipationPage,
     Picks,
     QuestionPage,
     TopicChoice,
 )
 from bot.ui.layout import off_by, shown_percent
-from bot.ui.views import QuestionRow
+from bot.ui.views import MapRow, QuestionRow
 
 from .charts import Bar, bar_chart
 from .pages import Page, choices, selector, table
@@ -194,6 +195,54 @@ def _estimates(page: Page, spread: EstimateSpread) -> str:
     return f"<p>{escape(said)}</p>{chart}"
 
 
+# The heatmap's cells: white to this blue by the share of members; at its strongest the
+# background stays light enough for the page's near-black text (contrast ≥ 7:1, WCAG AAA).
+HEAT = (42, 111, 219)
+HEAT_MAX = 0.5
+
+
+def _heat(count: int | None, members: int) -> str:
+    """A heatmap cell: the count and its share of the members, shaded by that share."""
+    if count is None:
+        return '<td class="heat">—</td>'
+    share = count / members if members else 0.0
+    red, green, blue = HEAT
+    shade = f"rgba({red},{green},{blue},{share * HEAT_MAX:.2f})"
+    return f'<td class="heat" style="background:{shade}">{count} ({round(100 * share)}%)</td>'
+
+
+def _named(page: Page, row: MapRow) -> str:
+    """Those who opted in to be named, by how they stand: "solid: Ana · shaky: Bo"."""
+    named = [
+        page.t(f"map_names_{kind}", names=", ".join(names))
+        for kind, names in (("solid", row.solid_names), ("shaky", row.shaky_names))
+        if names
+    ]
+    return escape(" · ".join(named))
+
+
+def knowledge_map(page: Page, shown: MapPage) -> tuple[str, str]:
+    """Topics by solid, shaky and not started: a table whose cells are shaded by their
+    share of the members (a heatmap that reads without colour too)."""
+    title = page.t("map_title")
+    if not shown.rows:
+        return title, f"<p>{escape(page.t('map_empty'))}</p>"
+    headers = [
+        page.t(k) for k in ("col_topic", "col_solid", "col_shaky", "col_not_started", "col_named")
+    ]
+    body = "".join(
+        f"<tr><td>{escape(r.title)}</td>{_heat(r.solid, r.members)}{_heat(r.shaky, r.members)}"
+        f"{_heat(r.members - r.started, r.members)}<td>{_named(page, r)}</td></tr>"
+        for r in shown.rows
+    )
+    head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
+    note = escape(page.t("map_note", floor=shown.floor))
+    return title, (
+        f'<table id="map"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
+        f'<p class="note">{note}</p>'
+    )
+
+
 def participation(page: Page, shown: ParticipationPage) -> tuple[str, str]:
     title = page.t("nav_participation")
     parts = [_windows(page, shown.periods)]
@@ -202,10 +251,32 @@ def participation(page: Page, shown: ParticipationPage) -> tuple[str, str]:
         return title, "".join(parts)
     bars = [Bar(day.day, day.players, str(day.players)) for day in shown.days]
     parts.append(bar_chart("active", page.t("active_chart"), page.t("active_desc"), bars))
+    parts.append(_trend(page, shown))
     rows = [(escape(name), str(days)) for name, days in shown.streaks]
     if rows:
         parts.append(table([page.t("col_name"), page.t("col_streak")], rows, {1}))
     return title, "".join(parts)
+
+
+def _trend(page: Page, shown: ParticipationPage) -> str:
+    """Week by week: players, answers and first-try accuracy, with the change in accuracy
+    from the week before."""
+    rows = []
+    before: int | None = None
+    for week in shown.weeks:
+        change = (
+            "" if week.accuracy is None or before is None else f" ({week.accuracy - before:+d})"
+        )
+        rows.append(
+            (
+                escape(week.monday), str(week.players), str(week.answers),
+                escape(shown_percent(week.accuracy) + change),
+            )
+        )  # fmt: skip
+        before = week.accuracy if week.accuracy is not None else before
+    headers = [page.t(k) for k in ("col_week", "col_players", "col_answers", "col_accuracy")]
+    heading = f"<h2>{escape(page.t('trend_title'))}</h2>"
+    return heading + table(headers, rows, {1, 2, 3}) if rows else ""
 
 
 def _topic_choices(page: Page, topics: tuple[TopicChoice, ...]) -> str:

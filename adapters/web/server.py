@@ -48,6 +48,7 @@ class Site:
         app.router.add_get(
             "/dashboard/{token}/participation", self._page(self._participation, "participation")
         )
+        app.router.add_get("/dashboard/{token}/map", self._page(self._map, "map"))
         app.router.add_get(
             "/dashboard/{token}/question/{bank}/{question}", self._page(self._question, "question")
         )
@@ -70,7 +71,7 @@ class Site:
             if found is None:
                 return _html(refused(page.locale, "not_found"), 404)
             title, body = found
-            workspace = f"{access.scope.platform} · {access.scope.workspace_id}"
+            workspace = await self._dashboard.workspace_name(access.scope)
             expires = datetime.fromtimestamp(access.expires, UTC).strftime("%Y-%m-%d %H:%M")
             body += f'<p class="note">{escape(page.t("link_expires", when=expires))}</p>'
             return _html(shell(page, title, body, workspace))
@@ -109,6 +110,13 @@ class Site:
             access.scope, page.locale, request.match_info["bank"], request.match_info["question"]
         )
         return None if shown is None else render.question(page, shown)
+
+    async def _map(
+        self, request: web.Request, access: Access, page: Page
+    ) -> tuple[str, str] | None:
+        return render.knowledge_map(
+            page, await self._dashboard.knowledge(access.scope, page.locale)
+        )
 
     async def _participation(
         self, request: web.Request, access: Access, page: Page

@@ -102,6 +102,21 @@ class DayActivity:
 
 
 @dataclass(frozen=True)
+class WeekActivity:
+    """A week's trend: who took part, how much, and how well at first try."""
+
+    monday: str  # ISO date, UTC
+    players: int
+    answers: int
+    first_tries: int
+    first_right: int
+
+    @property
+    def accuracy(self) -> int | None:
+        return percent(self.first_right, self.first_tries)
+
+
+@dataclass(frozen=True)
 class Streak:
     player_id: str
     days: int  # consecutive days with an answer, up to today or yesterday
@@ -114,6 +129,7 @@ class Report:
     topics: tuple[TopicInsight, ...]
     days: tuple[DayActivity, ...]  # every day of the period with answers, oldest first
     streaks: tuple[Streak, ...]  # longest first
+    weeks: tuple[WeekActivity, ...] = ()  # every week of the period with answers, oldest first
 
     @property
     def flagged(self) -> tuple[QuestionInsight, ...]:
@@ -210,6 +226,8 @@ def build(
     answers: Counter[str] = Counter()
     active: dict[date, set[str]] = {}
     per_day: Counter[date] = Counter()
+    # Monday -> (players, [answers, first tries, right at first try])
+    weekly: dict[date, tuple[set[str], list[int]]] = {}
     shape: dict[tuple[str, str], tuple[int, int] | None] = {}
     asked: Counter[tuple[str, str]] = Counter()  # answers per question
     first_right: dict[tuple[str, str], dict[str, bool]] = {}  # each player's first try
@@ -247,6 +265,13 @@ def build(
         answers[row.bank_id] += 1
         active.setdefault(day_of(row.at), set()).add(row.player_id)
         per_day[day_of(row.at)] += 1
+        monday = day_of(row.at) - timedelta(days=day_of(row.at).weekday())
+        week_players, week = weekly.setdefault(monday, (set(), [0, 0, 0]))
+        week_players.add(row.player_id)
+        week[0] += 1
+        if first:
+            week[1] += 1
+            week[2] += row.correct
     topics = []
     for bank_id in sorted(players):
         questions = []
@@ -281,7 +306,11 @@ def build(
     days = tuple(
         DayActivity(day.isoformat(), len(active[day]), per_day[day]) for day in sorted(active)
     )
-    return Report(period, since, tuple(topics), days, streaks(active, day_of(now)))
+    weeks = tuple(
+        WeekActivity(monday.isoformat(), len(weekly[monday][0]), *weekly[monday][1])
+        for monday in sorted(weekly)
+    )
+    return Report(period, since, tuple(topics), days, streaks(active, day_of(now)), weeks)
 
 
 def streaks(active: dict[date, set[str]], today: date) -> tuple[Streak, ...]:

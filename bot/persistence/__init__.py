@@ -22,6 +22,7 @@ from bot.persistence.database import BUSY_TIMEOUT_MS, MAX_BATCH, Database
 from bot.persistence.forgetting import ForgetRepository, Forgotten
 from bot.persistence.insights import InsightRepository
 from bot.persistence.installs import Departure, InstallRepository
+from bot.persistence.knowledge import KnowledgeRepository
 from bot.persistence.races import RaceRepository
 from bot.persistence.reminders import ReminderRepository
 from bot.persistence.rows import (
@@ -47,6 +48,7 @@ class Store:
         self.cards = CardRepository(database)
         self.reminders = ReminderRepository(database)
         self.insights = InsightRepository(database)
+        self.knowledge = KnowledgeRepository(database)
         self.forget = ForgetRepository(database, runs)
         self.installs = InstallRepository(database, runs)
         self.path = database.path
@@ -102,6 +104,7 @@ __all__ = [
     "Forgotten",
     "InsightRepository",
     "InstallRepository",
+    "KnowledgeRepository",
     "Proposal",
     "RaceRepository",
     "ReminderRepository",

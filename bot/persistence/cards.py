@@ -16,7 +16,7 @@ if TYPE_CHECKING:  # the writer (database.py, through the ledger) imports this m
     from bot.persistence.database import Database
 
 _CHUNK = 300
-_CARD = "stability, difficulty, due, last_review, reviews, lapses, last_correct"
+CARD_COLUMNS = "stability, difficulty, due, last_review, reviews, lapses, last_correct"
 
 
 class Review(NamedTuple):
@@ -34,7 +34,7 @@ class Review(NamedTuple):
     source: str  # quiz (a first attempt), practice (a replay), review, daily or race
 
 
-def _state(row: Sequence[Any]) -> CardState:
+def card_state(row: Sequence[Any]) -> CardState:
     stability, difficulty, due, last_review, reviews, lapses, last_correct = row
     return CardState(stability, difficulty, due, last_review, reviews, lapses, bool(last_correct))
 
@@ -57,14 +57,14 @@ def grade_many(db: Connection, memory: Memory, reviews: Sequence[Review]) -> lis
             chunk = ordered[start : start + _CHUNK]
             marks = ",".join("?" * len(chunk))
             rows = db.execute(
-                f"SELECT player_id, bank_id, question_id, {_CARD} FROM cards"
+                f"SELECT player_id, bank_id, question_id, {CARD_COLUMNS} FROM cards"
                 f" WHERE platform = ? AND workspace_id = ? AND player_id IN ({marks})",
                 [platform, workspace, *chunk],
             ).fetchall()
             for player, bank, question, *card in rows:
                 key = (platform, workspace, player, bank, question)
                 if key in wanted:
-                    cards[key] = _state(card)
+                    cards[key] = card_state(card)
             for player, timezone in db.execute(
                 "SELECT player_id, timezone FROM reminders WHERE platform = ?"
                 f" AND workspace_id = ? AND player_id IN ({marks})",
@@ -92,7 +92,8 @@ def grade_many(db: Connection, memory: Memory, reviews: Sequence[Review]) -> lis
             )
         )
     db.executemany(
-        f"INSERT INTO cards (platform, workspace_id, player_id, bank_id, question_id, {_CARD})"
+        "INSERT INTO cards (platform, workspace_id, player_id, bank_id, question_id,"
+        f" {CARD_COLUMNS})"
         " VALUES (?,?,?,?,?,?,?,?,?,?,?,?)"
         " ON CONFLICT (platform, workspace_id, player_id, bank_id, question_id) DO UPDATE SET"
         " stability = excluded.stability, difficulty = excluded.difficulty,"
@@ -139,7 +140,7 @@ class Retention:
 
 
 def _stored(rows: Sequence[Sequence[Any]]) -> list[StoredCard]:
-    return [StoredCard(bank, question, _state(card)) for bank, question, *card in rows]
+    return [StoredCard(bank, question, card_state(card)) for bank, question, *card in rows]
 
 
 class CardRepository:
@@ -157,7 +158,7 @@ class CardRepository:
     ) -> list[StoredCard]:
         """Cards due before ``before``, most overdue first."""
         rows = await self._database.read(
-            f"SELECT bank_id, question_id, {_CARD} FROM cards WHERE platform = ?"
+            f"SELECT bank_id, question_id, {CARD_COLUMNS} FROM cards WHERE platform = ?"
             " AND workspace_id = ? AND player_id = ? AND due < ?"
             " ORDER BY due, bank_id, question_id LIMIT ?",
             (*self._key(player, scope), before, limit),
@@ -167,7 +168,7 @@ class CardRepository:
     async def missed(self, player: PlayerRef, scope: ScopeRef, limit: int) -> list[StoredCard]:
         """Cards whose last answer was wrong, the most recent first."""
         rows = await self._database.read(
-            f"SELECT bank_id, question_id, {_CARD} FROM cards WHERE platform = ?"
+            f"SELECT bank_id, question_id, {CARD_COLUMNS} FROM cards WHERE platform = ?"
             " AND workspace_id = ? AND player_id = ? AND last_correct = 0"
             " ORDER BY last_review DESC, bank_id, question_id LIMIT ?",
             (*self._key(player, scope), limit),
@@ -191,7 +192,7 @@ class CardRepository:
 
     async def all(self, player: PlayerRef, scope: ScopeRef) -> list[StoredCard]:
         rows = await self._database.read(
-            f"SELECT bank_id, question_id, {_CARD} FROM cards"
+            f"SELECT bank_id, question_id, {CARD_COLUMNS} FROM cards"
             " WHERE platform = ? AND workspace_id = ? AND player_id = ?",
             self._key(player, scope),
         )

@@ -43,6 +43,7 @@ _PLAYER_ROWS: tuple[tuple[str, str], ...] = (
     ("reminders", "platform = ? AND workspace_id = ? AND player_id = ?"),
     # Their proposals, pending or decided: an approved question lives on in the bank.
     ("proposals", "platform = ? AND workspace_id = ? AND author_id = ?"),
+    ("sharing", "platform = ? AND workspace_id = ? AND player_id = ?"),
     ("members", "platform = ? AND workspace_id = ? AND player_id = ?"),
 )
 # Where a player is named without owning the row (who started a race, proposed a
@@ -84,6 +85,8 @@ _WORKSPACE_TABLES: tuple[tuple[str, str], ...] = (
     ("reminders", "platform = ? AND workspace_id = ?"),
     ("installations", "platform = ? AND workspace_id = ?"),
     ("departures", "platform = ? AND workspace_id = ?"),
+    ("sharing", "platform = ? AND workspace_id = ?"),
+    ("workspace_names", "platform = ? AND workspace_id = ?"),
     ("members", "platform = ? AND workspace_id = ?"),
 )
 # A player's name and language are kept per platform while any workspace knows them.

@@ -1,4 +1,5 @@
-"""The reads behind insights: a workspace's answer log and who is in it."""
+"""The reads behind insights: a workspace's answer log, who is in it, and its name as its
+platform last gave it (the dashboard's heading)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from collections.abc import Sequence
 from bot.domain.identities import ScopeRef
 from bot.domain.insight_report import LoggedAnswer, LoggedEstimate
 from bot.persistence.database import Database
+from bot.persistence.dialect import Connection
 
 
 class InsightRepository:
@@ -66,3 +68,20 @@ class InsightRepository:
             "SELECT DISTINCT platform, workspace_id FROM review_log ORDER BY 1, 2", ()
         )
         return [ScopeRef(platform, workspace) for platform, workspace in rows]
+
+    async def name(self, scope: ScopeRef) -> str | None:
+        rows = await self._database.read(
+            "SELECT name FROM workspace_names WHERE platform = ? AND workspace_id = ?",
+            (scope.platform, scope.workspace_id),
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def set_name(self, scope: ScopeRef, name: str) -> None:
+        def work(db: Connection) -> None:
+            db.execute(
+                "INSERT INTO workspace_names (platform, workspace_id, name) VALUES (?, ?, ?)"
+                " ON CONFLICT (platform, workspace_id) DO UPDATE SET name = excluded.name",
+                (scope.platform, scope.workspace_id, name),
+            )
+
+        await self._database.write(work)

@@ -310,6 +310,22 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE answers ADD COLUMN estimate REAL;
     ALTER TABLE daily_answers ADD COLUMN estimate REAL;
     """,
+    # 8: the members who let the team's knowledge map name them (a row is an opt-in), and
+    # each workspace's name as its platform last gave it (the dashboard's heading).
+    """
+    CREATE TABLE sharing (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        player_id TEXT NOT NULL,
+        PRIMARY KEY (platform, workspace_id, player_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE workspace_names (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        name TEXT NOT NULL,
+        PRIMARY KEY (platform, workspace_id)
+    ) WITHOUT ROWID;
+    """,
 )
 
 

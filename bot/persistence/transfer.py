@@ -41,6 +41,8 @@ TABLES = (
     "installations",
     "install_states",
     "departures",
+    "sharing",
+    "workspace_names",
 )
 IDENTITIES = {
     "boards": "board_id",

@@ -14,14 +14,16 @@ from bot.content.banks import Catalog, Question
 from bot.domain.clock import Clock
 from bot.domain.crowd import crowd
 from bot.domain.identities import ScopeRef
-from bot.domain.insight_report import day_of, first_estimates
+from bot.domain.insight_report import WeekActivity, day_of, first_estimates
+from bot.domain.knowledge_map import FLOOR
 from bot.domain.periods import ALL, CALENDAR_PERIODS, MONTH, ROLLING_WINDOWS, calendar_key
 from bot.persistence import ALL_BANKS, BoardRepository, InsightRepository
 from bot.services.channel import estimate_range, leader_row, question_in
 from bot.services.competition_service import Competitions
 from bot.services.insights import Insights, shortened, topic_rows
+from bot.services.knowledge_service import KnowledgeMaps
 from bot.services.library import Library
-from bot.ui.views import ActiveDay, LeaderRow, QuestionRow, TopicRow
+from bot.ui.views import ActiveDay, LeaderRow, MapRow, QuestionRow, TopicRow
 
 # The item table's orders: the flagged first (then hardest), hardest first, least
 # discriminating first, most first tries first.
@@ -107,6 +109,15 @@ class ParticipationPage:
     periods: tuple[str, ...]  # the rolling windows offered
     days: tuple[ActiveDay, ...]  # every day with answers in the window, oldest first
     streaks: tuple[tuple[str, int], ...]  # (name, days), longest first
+    weeks: tuple[WeekActivity, ...] = ()  # the trend, week by week, oldest first
+
+
+@dataclass(frozen=True)
+class MapPage:
+    """The team's knowledge map as a lead sees it: names only of those who opted in."""
+
+    rows: tuple[MapRow, ...]  # the most started topics first
+    floor: int
 
 
 class Dashboard:
@@ -118,13 +129,21 @@ class Dashboard:
         boards: BoardRepository,
         answers: InsightRepository,
         clock: Clock,
+        maps: KnowledgeMaps,
     ):
+        self._maps = maps
         self._library = library
         self._insights = insights
         self._competitions = competitions
         self._boards = boards
         self._answers = answers
         self._clock = clock
+
+    async def knowledge(self, scope: ScopeRef, locale: str) -> MapPage:
+        return MapPage(await self._maps.rows(scope, locale, None), FLOOR)
+
+    async def workspace_name(self, scope: ScopeRef) -> str:
+        return await self._insights.workspace_name(scope)
 
     async def leaderboard(
         self, scope: ScopeRef, locale: str, period: str | None, topic: str | None
@@ -238,6 +257,7 @@ class Dashboard:
             ROLLING_WINDOWS,
             tuple(ActiveDay(d.day, d.players) for d in report.days),
             tuple((names.get(s.player_id, s.player_id), s.days) for s in report.streaks),
+            report.weeks,
         )
 
 

@@ -37,9 +37,11 @@ from bot.services.requests import (
     Reply,
     Request,
     SetLanguage,
+    SetSharing,
     ShowDashboard,
     ShowInsights,
     ShowLeaderboard,
+    ShowMap,
     ShowProposals,
     ShowStats,
     ShowTopics,
@@ -78,6 +80,8 @@ def _play(engine: Engine, button: PlayButton, context: Context) -> Awaitable[Vie
 
 
 async def _dashboard(engine: Engine, _: object, context: Context) -> View:
+    if context.workspace_name:  # the dashboard's heading names it
+        await engine.insights.remember_name(context.scope, context.workspace_name)
     return engine.insights.dashboard_link(context)
 
 
@@ -153,6 +157,9 @@ ROUTES: dict[type[Any], Route[Any]] = {
         Traits(who=Who.LEADS, about=_INSIGHTS),
     ),
     ShowDashboard: Route[ShowDashboard](_dashboard, Traits(who=_ADMINS, about=_INSIGHTS)),
+    # The knowledge map: aggregates above a floor, names only of those who opted in.
+    ShowMap: Route[ShowMap](lambda e, r, c: e.maps.view(c), Traits(about=_INSIGHTS)),
+    SetSharing: Route[SetSharing](lambda e, r, c: e.maps.share(c, r.on), Traits(about=_INSIGHTS)),
     # Channel play.
     DailyOn: Route[DailyOn](
         lambda e, r, c: e.daily.on(c, r.topics, r.at, r.timezone, r.reveal_hours, r.prefer_missed),

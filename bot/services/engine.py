@@ -24,6 +24,7 @@ from bot.services.dashboard import Dashboard
 from bot.services.health import Health
 from bot.services.insights import Insights
 from bot.services.installs import GRACE_DAYS, Installs
+from bot.services.knowledge_service import KnowledgeMaps
 from bot.services.leaderboard_service import Leaderboards
 from bot.services.library import Library
 from bot.services.player_service import Players
@@ -67,6 +68,7 @@ class Engine:
     competitions: Competitions
     banks: WorkspaceBanks
     insights: Insights
+    maps: KnowledgeMaps
 
     def __init__(
         self,
@@ -144,10 +146,19 @@ class Engine:
             self.library, store.workspace_banks, self.clock, self.publishers, self.offload
         )
         self.insights = Insights(self.library, store.insights, self.clock, signer=dashboard)
+        self.maps = KnowledgeMaps(
+            self.library, store.knowledge, store.insights, store.memory, self.clock
+        )
         self.insights_for_everyone = insights_for_everyone  # not only admins see insights
         self.installs = Installs(store.installs, self.clock, forget_after_days)
         self.dashboard = Dashboard(
-            self.library, self.insights, self.competitions, store.boards, store.insights, self.clock
+            self.library,
+            self.insights,
+            self.competitions,
+            store.boards,
+            store.insights,
+            self.clock,
+            self.maps,
         )
         self.scheduler = Scheduler(
             [

@@ -72,6 +72,17 @@ class Insights:
         link = self.signer.link(workspace, loc, self._clock.now())
         return DashboardLink(loc, link, round(self.signer.lifetime / 3600))
 
+    async def remember_name(self, scope: ScopeRef, name: str) -> None:
+        """The workspace's name as its platform gives it now (it can be renamed)."""
+        workspace = ScopeRef(scope.platform, scope.workspace_id)
+        if await self._insights.name(workspace) != name:
+            await self._insights.set_name(workspace, name[:100])
+
+    async def workspace_name(self, scope: ScopeRef) -> str:
+        """The workspace's name, or its platform and id before one is known."""
+        name = await self._insights.name(scope)
+        return name or f"{scope.platform} · {scope.workspace_id}"
+
     async def report(
         self, scope: ScopeRef, period: str = ALL, topic: str | None = None
     ) -> tuple[Report, Catalog]:

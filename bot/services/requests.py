@@ -28,6 +28,7 @@ class Context:
     # The player's own scope shown where others read along (Discord: a user install in a
     # group DM or a server without the bot): what is theirs alone is told to them alone.
     others_read: bool = False
+    workspace_name: str = ""  # the workspace's name, when the platform sends it
 
 
 @dataclass(frozen=True)
@@ -82,6 +83,18 @@ class ShowInsights:
     topic: str | None = None
     period: str = "all"  # a rolling window (bot.domain.periods): week, month, all
     flagged: bool = False  # only the flagged questions, each with why
+
+
+@dataclass(frozen=True)
+class ShowMap:
+    """The team's knowledge map: per topic, who is solid, shaky or not started."""
+
+
+@dataclass(frozen=True)
+class SetSharing:
+    """Whether the knowledge map may name the member (``/quiz share on|off``)."""
+
+    on: bool
 
 
 @dataclass(frozen=True)
@@ -253,7 +266,7 @@ ChannelRequest = (
 )
 BankRequest = UploadBank | ListBanks | RemoveBank | ProposeQuestion | ShowProposals
 ReviewRequest = StartReview | RemindOn | RemindOff | RemindStatus
-InsightRequest = ShowInsights | ShowDashboard
+InsightRequest = ShowInsights | ShowDashboard | ShowMap | SetSharing
 Request = (
     StartQuiz
     | ShowTopics

@@ -49,6 +49,8 @@ from bot.ui.views import (
     InsightsView,
     Leaderboard,
     LeaderRow,
+    MapRow,
+    MapView,
     Notice,
     ProposalItem,
     ProposalList,
@@ -468,6 +470,40 @@ def _flagged(view: FlaggedView, phrases: Phrasebook) -> Document:
             blocks.append(Text(((Strong(t(loc, heading)),), *items)))
     if view.more:
         blocks.append(Note(((t(loc, "insights_flagged_more", count=view.more),),)))
+    return _one(Tone.INFO, *blocks)
+
+
+@layout.register
+def _knowledge_map(view: MapView, phrases: Phrasebook) -> Document:
+    """Per topic: solid, shaky, not started (the split only above the floor), the viewer's
+    own standing, and the names of those who opted in."""
+    loc = view.locale
+
+    def topic(row: MapRow) -> tuple[Line, ...]:
+        if row.solid is None or row.shaky is None:
+            counts = t(loc, "map_floor", started=row.started, floor=view.floor)
+        else:
+            counts = t(loc, "map_topic", solid=row.solid, shaky=row.shaky)
+        counts += " · " + t(loc, "map_not_started", count=row.members - row.started)
+        if row.mine:
+            counts += " · " + t(loc, f"map_you_{row.mine}")
+        named = [
+            t(loc, f"map_names_{kind}", names=", ".join(names))
+            for kind, names in (("solid", row.solid_names), ("shaky", row.shaky_names))
+            if names
+        ]
+        first: Line = ("• ", Strong(row.title), ": ", counts)
+        return (first, ("   ", " · ".join(named))) if named else (first,)
+
+    blocks: list[Block] = [Heading(t(loc, "map_title"))]
+    if not view.rows:
+        blocks.append(lines(t(loc, "map_empty")))
+    else:
+        blocks.append(Text(tuple(line for row in view.rows for line in topic(row))))
+    if view.more:
+        blocks.append(lines(t(loc, "map_more", count=view.more)))
+    sharing = t(loc, "map_sharing_on" if view.sharing else "map_sharing_off")
+    blocks.append(Note(((t(loc, "map_note", floor=view.floor),), (sharing,))))
     return _one(Tone.INFO, *blocks)
 
 

@@ -402,6 +402,29 @@ class FlaggedView:
     more: int = 0  # flagged questions left out of chat (the dashboard lists them all)
 
 
+@dataclass(frozen=True)
+class MapRow:
+    """One topic of the team's knowledge map (bot.domain.knowledge_map)."""
+
+    title: str
+    members: int
+    started: int
+    solid: int | None  # None: under the privacy floor, the split is not shown
+    shaky: int | None
+    solid_names: tuple[str, ...]  # opted in, or the viewer
+    shaky_names: tuple[str, ...]
+    mine: str | None  # the viewer's own: solid, shaky, or None (not started)
+
+
+@dataclass(frozen=True)
+class MapView:
+    locale: str
+    rows: tuple[MapRow, ...]
+    floor: int
+    sharing: bool  # whether the viewer lets the map name them
+    more: int = 0  # topics left out of chat
+
+
 ChannelView = (
     DailyPostView
     | DailyRevealView
@@ -424,6 +447,7 @@ View = (
     | ProposalList
     | InsightsView
     | FlaggedView
+    | MapView
     | DashboardLink
     | ForgetConfirm
     | ChannelView

@@ -1,6 +1,6 @@
 """What a test does to the app as Slack's other half: slash commands, button clicks, modal
-submissions and events, signed the way Slack signs them, an install as a browser does it,
-and the messages the app posts back."""
+submissions and events (the App Home opened, and clicked), signed the way Slack signs
+them, an install as a browser does it, and the messages the app posts back."""
 
 from __future__ import annotations
 
@@ -134,6 +134,17 @@ class SlackDriver:
         as JSON; returns the HTTP status."""
         raw = json.dumps(payloads.event_callback(team or self.team, event)).encode()
         return await self.post(raw, headers=self.json_headers(raw))
+
+    async def open_home(self, user: str = "U1", tab: str = "home") -> int:
+        """The member opens the App Home's ``tab`` (``app_home_opened``); returns the HTTP
+        status. What the app publishes arrives in the fake's ``published``."""
+        return await self.event(payloads.app_home_opened(user, tab))
+
+    async def click_home(self, action_id: str, view: Mapping[str, Any], user: str = "U1") -> int:
+        """Click a button on the member's Home ``view``; returns the HTTP status (the
+        reply has no response_url to arrive at: the app posts it with the Web API)."""
+        payload = payloads.home_block_actions(self.team, action_id, user, self.new_key(), view)
+        return await self.post(urlencode({"payload": json.dumps(payload)}))
 
     def json_headers(self, raw: bytes) -> dict[str, str]:
         """Slack's headers for a JSON body (events), signed now."""

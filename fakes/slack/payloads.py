@@ -1,6 +1,6 @@
 """What Slack sends the app, shaped as Slack's: a slash command's form fields, a button
-click (block_actions), a modal submission (view_submission) and an Events API event, each
-with the trigger id Slack issues."""
+click (block_actions) on a message or on the App Home, a modal submission
+(view_submission) and an Events API event, each with the trigger id Slack issues."""
 
 from __future__ import annotations
 
@@ -88,6 +88,46 @@ def block_actions(
                 "action_ts": f"{time.time():.6f}",
             }
         ],
+    }
+
+
+def home_block_actions(
+    team: str, action_id: str, user: str, key: str, view: Mapping[str, Any]
+) -> dict[str, Any]:
+    """A click on the member's App Home tab (``view``, as Slack keeps it): unlike a
+    message's, it carries neither a channel nor a response_url."""
+    return {
+        "type": "block_actions",
+        "user": _member(user, team),
+        "api_app_id": APP_ID,
+        "token": VERIFICATION_TOKEN,
+        "container": {"type": "view", "view_id": view.get("id", "VHOME")},
+        "trigger_id": trigger_id(key),
+        "team": {"id": team, "domain": "fake"},
+        "enterprise": None,
+        "is_enterprise_install": False,
+        "view": dict(view),
+        "actions": [
+            {
+                "action_id": action_id,
+                "block_id": "b1",
+                "text": {"type": "plain_text", "text": "Review now"},
+                "type": "button",
+                "action_ts": f"{time.time():.6f}",
+            }
+        ],
+    }
+
+
+def app_home_opened(user: str, tab: str) -> dict[str, Any]:
+    """The ``app_home_opened`` event: ``user`` opened the App Home's ``tab`` (``home`` or
+    ``messages``); the channel is the app's DM with them."""
+    return {
+        "type": "app_home_opened",
+        "user": user,
+        "channel": f"D{user}",
+        "tab": tab,
+        "event_ts": f"{time.time():.6f}",
     }
 
 

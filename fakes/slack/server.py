@@ -1,10 +1,12 @@
 """The fake Slack's server, and everything the app did there.
 
 It serves what quizbot calls (the Web API methods ``auth.test``, ``users.info``,
-``chat.*``, ``views.open``, ``apps.connections.open`` and ``oauth.v2.access``, the download
+``chat.*``, ``views.open``, ``views.publish``, ``apps.connections.open`` and
+``oauth.v2.access``, the download
 of files members chose in a modal, and the "Add to Slack" authorize page), records every
 ``response_url`` post and Web API call, keeps each channel message as ``chat.update``
-leaves it and each message to a user id as a DM, and offers a Socket Mode websocket.
+leaves it and each message to a user id as a DM, keeps every App Home view published
+for each member, and offers a Socket Mode websocket.
 
 Several workspaces: a bot token belongs to one team (``T1`` unless the install flow issued
 it for another), and so does every channel and user id (``homes``; ``T1`` unless listed).
@@ -36,6 +38,9 @@ from .recorder import CHAT_METHODS, Call, Recorder
 from .world import CLIENT_ID, CLIENT_SECRET, HOME, User
 
 TRIGGER_SECONDS = 3  # how long Slack accepts a trigger_id for views.open
+# Faults served as such; any other planned fault is Slack's error code, answered
+# {"ok": false, "error": <fault>} with HTTP 200 as Slack does.
+TRANSPORT_FAULTS = ("429", "500", "slow", "drop")
 
 
 @dataclass(frozen=True)
@@ -75,11 +80,13 @@ class FakeSlack(Recorder):
         self.absent: set[str] = set()  # channels the bot is not in: chat.* gets not_in_channel
         self._posts: dict[str, ChannelPost] = {}  # by ref, in posting order
         self.views: list[OpenedView] = []
+        self.published: dict[str, list[dict[str, Any]]] = {}  # user → their Home views
         self._triggers_used: set[str] = set()
         self._files: dict[str, tuple[str, bytes]] = {}  # id → name, content
         self.socket_acks: list[dict[str, Any]] = []
         # Method (or "response_url") → the faults its next calls meet, one per call, in
-        # order: "429", "500", "slow" or "drop"; `faulted` records each fault served.
+        # order: "429", "500", "slow", "drop" or a Slack error code (TRANSPORT_FAULTS);
+        # `faulted` records each fault served.
         self.faults: dict[str, list[str]] = {}
         self.faulted: list[tuple[str, str]] = []
         self.retry_after = 0  # seconds, in a 429's Retry-After
@@ -121,6 +128,11 @@ class FakeSlack(Recorder):
     def response_url(self, key: str) -> str:
         return f"{self.url}/response/{key}"
 
+    async def home(self, user: str, count: int = 1) -> dict[str, Any]:
+        """The ``count``-th App Home view published for ``user``, once it is."""
+        found = await self.wait_for(lambda: self.published.get(user, [])[count - 1 :] or None)
+        return found[0]
+
     def channel_posts(self, channel: str | None = None) -> list[ChannelPost]:
         """Messages posted in channels (all, or one channel's), each as last edited."""
         return [p for p in self._posts.values() if channel in (None, p.channel)]
@@ -141,6 +153,8 @@ class FakeSlack(Recorder):
             return None
         fault = planned.pop(0)
         self.faulted.append((method, fault))
+        if fault not in TRANSPORT_FAULTS:
+            return json_response({"ok": False, "error": fault})
         if fault == "429":
             headers = {"Retry-After": str(self.retry_after)}
             return json_response({"ok": False, "error": "ratelimited"}, 429, headers)
@@ -201,6 +215,8 @@ class FakeSlack(Recorder):
             return self._chat(method, args)
         if method == "views.open":
             return self._open_view(args)
+        if method == "views.publish":
+            return self._publish_view(args, team)
         if method == "apps.connections.open":
             return {"ok": True, "url": self.ws_url + "/socket"}
         return {"ok": False, "error": "unknown_method"}
@@ -253,6 +269,26 @@ class FakeSlack(Recorder):
         opened = answers.opened_view(view, len(self.views) + 1)
         self.views.append(OpenedView(trigger, opened))
         return {"ok": True, "view": opened}
+
+    def _publish_view(self, args: Mapping[str, Any], team: str) -> dict[str, Any]:
+        """A member's App Home view, valid as slack_sdk's models check it (up to 100
+        blocks), kept with the member's earlier ones."""
+        raw, user = args.get("view"), str(args.get("user_id", ""))
+        view = json.loads(raw) if isinstance(raw, str) else raw
+        if not isinstance(view, dict) or view.get("type") != "home":
+            return {"ok": False, "error": "invalid_arguments"}
+        if self.homes.get(user, HOME) != team or (user not in self.users and self.anyone is None):
+            return {"ok": False, "error": "user_not_found"}
+        problems = view_problems(view)
+        if problems:
+            return {
+                "ok": False,
+                "error": "invalid_arguments",
+                "response_metadata": {"messages": problems},
+            }
+        shown = self.published.setdefault(user, [])
+        shown.append(view)
+        return {"ok": True, "view": answers.opened_view(view, len(shown))}
 
     # --- files --------------------------------------------------------------------------
 

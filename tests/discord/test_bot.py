@@ -345,6 +345,8 @@ async def test_commands_sync_only_when_they_change(
         "quiz-propose",
         "quiz-proposals",
         "quiz-insights",
+        "quiz-map",
+        "quiz-share",
         "quiz-dashboard",
         "quiz-forget-me",
     ]
@@ -386,13 +388,14 @@ async def test_commands_sync_only_when_they_change(
     ]
     assert [c["value"] for c in upload["language"]["choices"]] == ["en", "hi", "bn"]
     assert bank["options"][2]["options"][0]["name"] == "id"
-    assert [c["dm_permission"] for c in commands[11:16]] == [False] * 5
-    assert commands[16]["dm_permission"]  # forget-me: a DM keeps data of its own too
+    assert [c["dm_permission"] for c in commands[11:18]] == [False] * 7
+    assert commands[18]["dm_permission"]  # forget-me: a DM keeps data of its own too
     # Insights: a topic completed like /quiz's, a period of three choices, named in Hindi.
     insights = {o["name"]: o for o in named["quiz-insights"]["options"]}
     assert [(name, o["type"], o["required"]) for name, o in insights.items()] == [
         ("topic", 3, False),
         ("period", 3, False),
+        ("flagged", 5, False),  # a boolean: only the flagged questions, with why
     ]
     assert insights["topic"]["autocomplete"] is True
     assert [

@@ -568,11 +568,11 @@ async def test_the_channel_commands_their_options_and_their_sync(
 
     async with running_bot(fake, channel_engine, commands=older_tree):
         pass
-    assert fake.command_syncs == 2 and len(fake.commands[None]) == 16
+    assert fake.command_syncs == 2 and len(fake.commands[None]) == 18
     for _ in range(2):
         async with running_bot(fake, channel_engine):
             pass
-    assert fake.command_syncs == 3 and len(fake.commands[None]) == 17
+    assert fake.command_syncs == 3 and len(fake.commands[None]) == 19
 
 
 async def test_the_admin_role_is_optional(fake: FakeDiscord, channel_engine: Engine) -> None:

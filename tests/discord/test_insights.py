@@ -129,8 +129,12 @@ async def test_a_hindi_admin_reads_insights_in_hindi(fake: FakeDiscord, bot: Non
     assert "**छोटा परीक्षण बैंक**: खिलाड़ी 2 · उत्तर 4 · पहली बार में सही 25% ·" in shown.text()
 
 
-async def test_the_dashboard_link_is_an_admins_alone(fake: FakeDiscord, bot: None) -> None:
+async def test_the_dashboard_link_is_an_admins_alone(
+    fake: FakeDiscord, bot: None, engine: Engine
+) -> None:
     link = await fake.slash("quiz-dashboard", user=OWEN)
+    # The dashboard's heading names the server as Discord does.
+    assert await engine.dashboard.workspace_name(ScopeRef("discord", GUILD_ID)) == "ML team"
     assert link.ephemeral and link.text().startswith(
         "Your team's dashboard, only for you: the link works for 24 hours.\n"
         f"Open {BASE_URL}/dashboard/"
@@ -222,3 +226,23 @@ async def test_forget_me_asks_then_deletes(fake: FakeDiscord, bot: None) -> None
     assert "Alice" not in board
     again = await fake.click(asked.message["id"], "qz:f:confirmed", user=ALICE)
     assert again.text() == "quizbot keeps nothing about you in this workspace."
+
+
+async def test_the_knowledge_map_and_sharing_on_discord(fake: FakeDiscord, bot: None) -> None:
+    await play_fixture(fake)
+    shared = await fake.slash("quiz-share", user=ALICE, on=True)
+    assert shared.ephemeral and shared.content == "The team's knowledge map may now name you."
+    shown = await fake.slash("quiz-map", user=ALICE)
+    # Two have started: under the floor, no split; Alice sees herself, named by her choice.
+    assert shown.ephemeral and shown.text().splitlines() == [
+        "What the team knows",
+        "• **Tiny test bank**: 2 started (the split shows from 5) · not started 0 · you: shaky",
+        "   shaky: Alice",
+        "Solid: a chance to recall now of 90% or more, averaged over the questions met (from"
+        " review cards). Counts show once 5 members have started a topic; only those who opted"
+        " in are named.",
+        "You opted in: the map names you.",
+    ]
+    assert (await fake.slash("quiz-share", user=ALICE, on=False)).content == (
+        "The team's knowledge map no longer names you; you still count in its totals."
+    )

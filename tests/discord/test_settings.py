@@ -127,7 +127,7 @@ async def test_discord_sync_always_uploads_and_the_bot_then_skips_it(
     assert [s.returncode for s in synced] == [0, 0]
     assert fake.command_syncs == 2  # forced, though unchanged
     out = "".join(s.stdout for s in synced)
-    assert out.count("Synced 17 slash commands to all servers.") == 2
+    assert out.count("Synced 19 slash commands to all servers.") == 2
     store = await Store.open(db)
     try:
         async with running_bot(fake, Engine(catalog, store)):

@@ -112,6 +112,8 @@ async def test_personal_commands_install_to_users_and_channel_play_stays_in_serv
         "quiz-propose": SERVER_ONLY,
         "quiz-proposals": SERVER_ONLY,
         "quiz-insights": SERVER_ONLY,
+        "quiz-map": SERVER_ONLY,
+        "quiz-share": SERVER_ONLY,
         "quiz-dashboard": SERVER_ONLY,
         "quiz-forget-me": PERSONAL,
     }

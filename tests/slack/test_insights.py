@@ -113,6 +113,8 @@ async def test_the_dashboard_link_opens_the_teams_dashboard(
     finally:
         await runner.cleanup()
     assert "<title>Leaderboard · all time · quizbot dashboard</title>" in body
+    # The heading names the workspace as the command's team_domain gave it ("fake").
+    assert "<h1>quizbot dashboard · fake</h1>" in body
     label = '<text class="label" x="232" y="24" text-anchor="end"><title>Ada</title>Ada</text>'
     assert label in body
 
@@ -156,7 +158,10 @@ async def test_an_admin_sees_the_flagged_questions_with_why(
     # 20 players miss the first question with the same wrong choice: under 30 % right at
     # first try, and a choice nobody picks.
     for n in range(20):
-        await play_tiny(slack, catalog, f"U{n:02d}", [False])
+        question = await slack.command("tiny", f"U{n:02d}")
+        assert "One plus one?" in shown_text(question)
+        (three,) = re.findall(r"^([A-E])\. Three$", shown_text(question), re.MULTILINE)
+        await slack.click(buttons(question)[three], f"U{n:02d}")
     shown = private(await slack.command("insights flagged", ADMIN))
     assert shown.splitlines() == [
         "Flagged questions · all time",
@@ -168,3 +173,40 @@ async def test_an_admin_sees_the_flagged_questions_with_why(
     ]
     refused = private(await slack.command("insights flagged", "U01"))
     assert refused == "Only an admin can do that."
+
+
+async def test_the_knowledge_map_keeps_its_floor_and_names_only_who_opted_in(
+    slack: SlackDriver, catalog: Catalog
+) -> None:
+    for n, rights in enumerate([[True, True]] * 3 + [[False, True]]):
+        await play_tiny(slack, catalog, f"U{n + 1}", rights)
+    assert private(await slack.command("share on", "U1")) == (
+        "The team's knowledge map may now name you."
+    )
+    four = private(await slack.command("map", ADMIN))
+    assert four.splitlines() == [
+        "What the team knows",
+        "• Tiny test bank: 4 started (the split shows from 5) · not started 0",
+        "   solid: Ada",  # U1, who opted in
+        "Solid: a chance to recall now of 90% or more, averaged over the questions met (from"
+        " review cards). Counts show once 5 members have started a topic; only those who opted"
+        " in are named.",
+        "You have not opted in: the map counts you without your name.",
+    ]
+    await play_tiny(slack, catalog, "U5", [True, False])
+    five = private(await slack.command("map", "U4")).splitlines()
+    # Five have started: the split shows; U4 sees themselves, U1 is named by choice.
+    assert five[1:3] == [
+        "• Tiny test bank: solid 3 · shaky 2 · not started 0 · you: shaky",
+        "   solid: Ada · shaky: u4",
+    ]
+    assert private(await slack.command("share off", "U1")) == (
+        "The team's knowledge map no longer names you; you still count in its totals."
+    )
+    after = private(await slack.command("map", ADMIN)).splitlines()
+    assert after[1:3] == [
+        "• Tiny test bank: solid 3 · shaky 2 · not started 0",
+        "Solid: a chance to recall now of 90% or more, averaged over the questions met (from"
+        " review cards). Counts show once 5 members have started a topic; only those who opted"
+        " in are named.",
+    ]

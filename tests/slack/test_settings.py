@@ -10,6 +10,7 @@ import yaml
 
 from adapters import cli
 from adapters.settings import load
+from adapters.slack import parse
 from adapters.slack.runtime import BOT_SCOPES
 
 from ..support.environment import REPO
@@ -120,16 +121,18 @@ def test_the_manifest_creates_the_app_in_one_paste() -> None:
         "users:read",
         "files:read",
     ]
-    # Reminders and proposal decisions come in the app's DM: its Messages tab, read-only.
+    # Each member's own page is the Home tab; reminders, reviews started there and
+    # proposal decisions come in the app's DM: its Messages tab, read-only.
     home = manifest["features"]["app_home"]
-    assert home == {"messages_tab_enabled": True, "messages_tab_read_only_enabled": True}
+    assert home == {
+        "home_tab_enabled": True,
+        "messages_tab_enabled": True,
+        "messages_tab_read_only_enabled": True,
+    }
     assert manifest["settings"]["socket_mode_enabled"] is True
     assert manifest["settings"]["interactivity"]["is_enabled"] is True
     assert len(manifest["display_information"]["description"]) <= 140
-    assert manifest["settings"]["event_subscriptions"]["bot_events"] == [
-        "app_uninstalled",
-        "tokens_revoked",
-    ]
+    assert manifest["settings"]["event_subscriptions"]["bot_events"] == list(parse.EVENTS)
 
 
 def test_the_distribution_manifest_installs_over_http_with_oauth() -> None:
@@ -142,7 +145,7 @@ def test_the_distribution_manifest_installs_over_http_with_oauth() -> None:
     assert settings["interactivity"]["request_url"] == "https://quizbot.example.com/slack/events"
     assert settings["event_subscriptions"] == {
         "request_url": "https://quizbot.example.com/slack/events",
-        "bot_events": ["app_uninstalled", "tokens_revoked"],
+        "bot_events": list(parse.EVENTS),
     }
     assert manifest["oauth_config"]["redirect_urls"] == [
         "https://quizbot.example.com/slack/oauth_redirect"

@@ -25,7 +25,7 @@ from bot.domain.insight_links import Signer
 from bot.domain.memory import Memory
 from bot.persistence import Store
 from bot.services.engine import Engine
-from bot.services.requests import AnswerEstimate, Context, ShowDashboard
+from bot.services.requests import AnswerEstimate, Context, SetSharing, ShowDashboard
 from bot.ui.views import DashboardLink, QuestionView
 
 from ..support.browser import CHROMIUM, DRIVER, browser, labels_outside, load, texts
@@ -171,7 +171,10 @@ async def test_every_page_in_chromium(chromium: object, site: Site) -> None:
     assert await load(driver, link + "participation", "participation") == []
     assert texts(driver, "svg#active g.bar text.label") == ["2027-01-04", "2027-01-05"]
     assert texts(driver, "svg#active g.bar text.value") == ["2", "2"]
-    streaks = texts(driver, "table")[0].split("\n")
+    trend, streak_table = texts(driver, "table")
+    # One week (Monday 4 January): 3 players, 9 answers, 5 of 9 right at first try.
+    assert trend.split("\n") == ["Week of Players Answers Right at first try", "2027-01-04 3 9 56%"]
+    streaks = streak_table.split("\n")
     assert streaks[1:] == ["Ana 2", "Bo 1", "<script>alert(1)</script> 1"]  # shown as text
     assert "<script>alert" not in driver.page_source  # type: ignore[attr-defined]
 
@@ -192,6 +195,35 @@ async def test_forged_and_expired_links_get_403(chromium: object, site: Site) ->
     assert await asyncio.to_thread(_status, link) == 403
     await load(driver, link, "expired")
     assert texts(driver, "h1") == ["This link has expired."]
+
+
+async def test_the_knowledge_map_and_the_workspaces_name(chromium: object, site: Site) -> None:
+    driver = chromium
+    # Five have started tiny now (Ana, Bo, the sneaky name, Cy, Di); Ana lets the map
+    # name her; offloading has one player: under the floor.
+    await answer_quiz(site.engine, PLAYERS[2], "tiny", [True, True])
+    await answer_quiz(site.engine, PlayerRef("slack", "U7", "Di"), "tiny", [False, True])
+    await site.engine.handle(SetSharing(True), Context(PLAYERS[0], CHANNEL))
+    reply = await site.engine.handle(
+        ShowDashboard(), Context(ADMIN, CHANNEL, None, True, workspace_name="Acme ML")
+    )
+    assert isinstance(reply.view, DashboardLink)
+    assert await load(driver, reply.view.url + "map", "knowledge-map") == []
+    assert driver.title == "What the team knows · quizbot dashboard"  # type: ignore[attr-defined]
+    assert texts(driver, "header h1") == ["quizbot dashboard · Acme ML"]
+    rows = texts(driver, "table#map tr")
+    assert rows == [
+        "Topic Solid Shaky Not started Named (opted in)",
+        "Tiny test bank 2 (40%) 3 (60%) 0 (0%) solid: Ana",
+        # One has started offloading: under the floor of 5, no split.
+        "Optimizer state offloading to CPU and NVMe — — 4 (80%) shaky: Ana",  # 1 of 3 wrong
+    ]
+    shades = driver.execute_script(  # type: ignore[attr-defined]
+        "return [...document.querySelectorAll('table#map tbody tr:first-child td.heat')]"
+        ".map(td => getComputedStyle(td).backgroundColor)"
+    )
+    # Shaded by the share of members, half strength at most: text stays readable.
+    assert shades == ["rgba(42, 111, 219, 0.2)", "rgba(42, 111, 219, 0.3)", "rgba(42, 111, 219, 0)"]
 
 
 async def test_a_hindi_browser_sees_hindi(site: Site) -> None:

@@ -1,0 +1,76 @@
+"""The team's knowledge map as the core serves it: for chat, for the dashboard, and the
+member's choice to be named on it (the rules: ``bot.domain.knowledge_map``)."""
+
+from __future__ import annotations
+
+from bot.content.banks import Catalog
+from bot.domain.clock import Clock
+from bot.domain.identities import ScopeRef
+from bot.domain.knowledge_map import FLOOR, TopicKnowledge, knowledge_map, recall_by_topic
+from bot.domain.memory import Memory
+from bot.persistence import InsightRepository, KnowledgeRepository
+from bot.services.channel import notice
+from bot.services.insights import title_of
+from bot.services.library import Library
+from bot.services.requests import Context
+from bot.ui.views import MapRow, MapView, Notice
+
+SHOWN_TOPICS = 12  # topics in chat, the most started first; the dashboard shows them all
+
+
+class KnowledgeMaps:
+    def __init__(
+        self,
+        library: Library,
+        knowledge: KnowledgeRepository,
+        insights: InsightRepository,
+        memory: Memory,
+        clock: Clock,
+    ):
+        self._library = library
+        self._knowledge = knowledge
+        self._insights = insights
+        self._memory = memory
+        self._clock = clock
+
+    async def topics(
+        self, scope: ScopeRef, viewer: str | None = None
+    ) -> tuple[tuple[TopicKnowledge, ...], Catalog]:
+        """The map of the workspace's topics, as ``viewer`` (a player id; None: a lead's
+        dashboard, which names only those who opted in) may see it."""
+        now = self._clock.now()
+        cards = await self._knowledge.cards(scope)
+        recalls = recall_by_topic((p, b, self._memory.recall(c, now)) for p, b, c in cards)
+        members = await self._knowledge.members(scope)
+        named = await self._knowledge.sharing(scope)
+        catalog = await self._library.of(scope)
+        known = {bank.id for bank in catalog.banks}
+        mapped = knowledge_map(
+            {b: players for b, players in recalls.items() if b in known}, members, named, viewer
+        )
+        return mapped, catalog
+
+    async def rows(self, scope: ScopeRef, locale: str, viewer: str | None) -> tuple[MapRow, ...]:
+        """The map's rows, names and titles filled in."""
+        mapped, catalog = await self.topics(scope, viewer)
+        ids = {p for t in mapped for p in (*t.solid_names, *t.shaky_names)}
+        names = await self._insights.names(scope.platform, sorted(ids))
+        return tuple(
+            MapRow(
+                title_of(catalog, t.bank_id, locale), t.members, t.started, t.solid, t.shaky,
+                tuple(names.get(p, p) for p in t.solid_names),
+                tuple(names.get(p, p) for p in t.shaky_names), t.mine,
+            )
+            for t in mapped
+        )  # fmt: skip
+
+    async def view(self, context: Context) -> MapView:
+        scope = ScopeRef(context.scope.platform, context.scope.workspace_id)
+        rows = await self.rows(scope, context.locale, context.player.id)
+        sharing = context.player.id in await self._knowledge.sharing(scope)
+        shown = rows[:SHOWN_TOPICS]
+        return MapView(context.locale, shown, FLOOR, sharing, len(rows) - len(shown))
+
+    async def share(self, context: Context, on: bool) -> Notice:
+        await self._knowledge.share(context.player, context.scope, on)
+        return notice(context.locale, "share_on" if on else "share_off")
