@@ -104,13 +104,13 @@ async def test_db_check_on_postgresql_reads_every_table_and_verifies_indexes_wit
     first = run_quizbot("db", "check", "--db", postgres_url)
     assert first.returncode == 0, first.stderr
     assert first.stdout == (
-        f"{postgres_url}: ok (25 tables read (CREATE EXTENSION amcheck to verify indexes))\n"
+        f"{postgres_url}: ok (26 tables read (CREATE EXTENSION amcheck to verify indexes))\n"
     )
     with psycopg.connect(postgres_url, autocommit=True) as connection:
         connection.execute(b"CREATE EXTENSION amcheck")
     verified = run_quizbot("db", "check", "--db", postgres_url)
     assert verified.returncode == 0, verified.stderr
-    assert verified.stdout.startswith(f"{postgres_url}: ok (25 tables read, ")
+    assert verified.stdout.startswith(f"{postgres_url}: ok (26 tables read, ")
     assert verified.stdout.endswith(" indexes verified by amcheck)\n")
 
 

@@ -24,7 +24,7 @@ nav a,.choices a{margin-right:0.9rem}a{color:#0b4f8a}a:focus{outline:3px solid #
 [aria-current]{font-weight:700;color:#111}
 table{border-collapse:collapse;width:100%;margin:0.6rem 0}
 th,td{text-align:left;padding:0.3rem 0.5rem;border-bottom:1px solid #c8c8c8;vertical-align:top}
-td.n,th.n{text-align:right}td.heat{text-align:right;min-width:5rem}
+td.n,th.n{text-align:right}td.heat{text-align:right;min-width:5rem}.wide{overflow-x:auto}
 .chart{max-width:40rem;display:block;margin:0.6rem 0}
 .chart text{font-size:16px;fill:#111}.note{color:#3d3d3d}
 """
@@ -143,7 +143,11 @@ def table(
         + "</tr>"
         for row in rows
     )
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+    # A wide table scrolls by itself on a phone; the page does not.
+    return (
+        f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
 
 
 def refused(locale: str, reason: str) -> str:

@@ -16,6 +16,7 @@ from bot.services.dashboard import (
     QuestionPage,
     TopicChoice,
 )
+from bot.services.knowledge_service import WeekCell
 from bot.ui.layout import off_by, shown_percent
 from bot.ui.views import MapRow, QuestionRow
 
@@ -201,14 +202,20 @@ HEAT = (42, 111, 219)
 HEAT_MAX = 0.5
 
 
+def _shaded(part: int, whole: int, text: str) -> str:
+    """A heatmap cell, shaded by ``part`` of ``whole``; ``text`` already escaped."""
+    share = part / whole if whole else 0.0
+    red, green, blue = HEAT
+    shade = f"rgba({red},{green},{blue},{share * HEAT_MAX:.2f})"
+    return f'<td class="heat" style="background:{shade}">{text}</td>'
+
+
 def _heat(count: int | None, members: int) -> str:
     """A heatmap cell: the count and its share of the members, shaded by that share."""
     if count is None:
         return '<td class="heat">—</td>'
-    share = count / members if members else 0.0
-    red, green, blue = HEAT
-    shade = f"rgba({red},{green},{blue},{share * HEAT_MAX:.2f})"
-    return f'<td class="heat" style="background:{shade}">{count} ({round(100 * share)}%)</td>'
+    share = round(100 * count / members) if members else 0
+    return _shaded(count, members, f"{count} ({share}%)")
 
 
 def _named(page: Page, row: MapRow) -> str:
@@ -238,8 +245,37 @@ def knowledge_map(page: Page, shown: MapPage) -> tuple[str, str]:
     head = "".join(f'<th scope="col">{escape(h)}</th>' for h in headers)
     note = escape(page.t("map_note", floor=shown.floor))
     return title, (
-        f'<table id="map"><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>'
-        f'<p class="note">{note}</p>'
+        f'<div class="wide"><table id="map"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+        f'<p class="note">{note}</p>{_map_trend(page, shown)}'
+    )
+
+
+def _map_trend(page: Page, shown: MapPage) -> str:
+    """Solid of started per topic, week by week, as each week began (recorded then)."""
+    if not shown.trend:
+        return ""
+
+    def cell(week: WeekCell | None) -> str:
+        if week is None:
+            return '<td class="heat">—</td>'
+        if week.solid is None:  # under the floor that week: how many had started only
+            return f'<td class="heat">({week.started})</td>'
+        return _shaded(week.solid, week.started, f"{week.solid}/{week.started}")
+
+    head = f'<th scope="col">{escape(page.t("col_topic"))}</th>' + "".join(
+        f'<th scope="col" class="n">{escape(monday[5:])}</th>' for monday in shown.mondays
+    )
+    body = "".join(
+        f"<tr><td>{escape(t.title)}</td>{''.join(cell(w) for w in t.weeks)}</tr>"
+        for t in shown.trend
+    )
+    return (
+        f"<h2>{escape(page.t('map_trend_title'))}</h2>"
+        f'<p class="note">{escape(page.t("map_trend_note"))}</p>'
+        # Eight weeks are wider than a phone: the table scrolls, not the page.
+        f'<div class="wide"><table id="map-trend"><thead><tr>{head}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
     )
 
 

@@ -87,6 +87,7 @@ _WORKSPACE_TABLES: tuple[tuple[str, str], ...] = (
     ("departures", "platform = ? AND workspace_id = ?"),
     ("sharing", "platform = ? AND workspace_id = ?"),
     ("workspace_names", "platform = ? AND workspace_id = ?"),
+    ("map_weeks", "platform = ? AND workspace_id = ?"),
     ("members", "platform = ? AND workspace_id = ?"),
 )
 # A player's name and language are kept per platform while any workspace knows them.

@@ -3,11 +3,16 @@ who lets the map name them."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.memory import CardState
 from bot.persistence.cards import CARD_COLUMNS, card_state
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
+
+WEEK_RECORDED = "*"  # the bank id of the row that marks a week's map as recorded
+WeekCounts = tuple[str, int, int | None, int | None]  # bank id, started, solid, shaky
 
 
 class KnowledgeRepository:
@@ -62,3 +67,42 @@ class KnowledgeRepository:
                 )
 
         await self._database.write(work)
+
+    async def unrecorded(self, monday: str) -> list[ScopeRef]:
+        """The workspaces with members whose map is not yet recorded for the week."""
+        rows = await self._database.read(
+            "SELECT DISTINCT m.platform, m.workspace_id FROM members m WHERE NOT EXISTS"
+            " (SELECT 1 FROM map_weeks w WHERE w.platform = m.platform"
+            " AND w.workspace_id = m.workspace_id AND w.monday = ? AND w.bank_id = ?)",
+            (monday, WEEK_RECORDED),
+        )
+        return [ScopeRef(platform, workspace) for platform, workspace in rows]
+
+    async def record(
+        self,
+        scope: ScopeRef,
+        monday: str,
+        topics: Sequence[tuple[str, int, int | None, int | None]],
+    ) -> None:
+        """The week's map: (bank id, started, solid, shaky) per topic, and the mark that
+        the week is recorded; a week already recorded stays as it was."""
+        key = (scope.platform, scope.workspace_id)
+
+        def work(db: Connection) -> None:
+            db.executemany(
+                "INSERT INTO map_weeks (platform, workspace_id, bank_id, monday, started,"
+                " solid, shaky) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                [(*key, bank, monday, *counts) for bank, *counts in topics]
+                + [(*key, WEEK_RECORDED, monday, 0, None, None)],
+            )
+
+        await self._database.write(work)
+
+    async def weeks(self, scope: ScopeRef, since: str) -> list[tuple[str, str, int, int | None]]:
+        """The recorded weeks from Monday ``since`` on: (bank id, Monday, started, solid)."""
+        rows = await self._database.read(
+            "SELECT bank_id, monday, started, solid FROM map_weeks WHERE platform = ?"
+            " AND workspace_id = ? AND monday >= ? AND bank_id <> ? ORDER BY monday, bank_id",
+            (scope.platform, scope.workspace_id, since, WEEK_RECORDED),
+        )
+        return [(bank, monday, int(started), solid) for bank, monday, started, solid in rows]

@@ -310,8 +310,10 @@ MIGRATIONS: tuple[str, ...] = (
     ALTER TABLE answers ADD COLUMN estimate REAL;
     ALTER TABLE daily_answers ADD COLUMN estimate REAL;
     """,
-    # 8: the members who let the team's knowledge map name them (a row is an opt-in), and
-    # each workspace's name as its platform last gave it (the dashboard's heading).
+    # 8: the members who let the team's knowledge map name them (a row is an opt-in),
+    # each workspace's name as its platform last gave it (the dashboard's heading), and
+    # the knowledge map recorded once a week (its trend; the split is NULL under the floor,
+    # bank '*' marks a week recorded).
     """
     CREATE TABLE sharing (
         platform TEXT NOT NULL,
@@ -324,6 +326,16 @@ MIGRATIONS: tuple[str, ...] = (
         workspace_id TEXT NOT NULL,
         name TEXT NOT NULL,
         PRIMARY KEY (platform, workspace_id)
+    ) WITHOUT ROWID;
+    CREATE TABLE map_weeks (
+        platform TEXT NOT NULL,
+        workspace_id TEXT NOT NULL,
+        bank_id TEXT NOT NULL,
+        monday TEXT NOT NULL,
+        started INTEGER NOT NULL,
+        solid INTEGER,
+        shaky INTEGER,
+        PRIMARY KEY (platform, workspace_id, monday, bank_id)
     ) WITHOUT ROWID;
     """,
 )

@@ -43,6 +43,7 @@ TABLES = (
     "departures",
     "sharing",
     "workspace_names",
+    "map_weeks",
 )
 IDENTITIES = {
     "boards": "board_id",

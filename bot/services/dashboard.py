@@ -21,7 +21,7 @@ from bot.persistence import ALL_BANKS, BoardRepository, InsightRepository
 from bot.services.channel import estimate_range, leader_row, question_in
 from bot.services.competition_service import Competitions
 from bot.services.insights import Insights, shortened, topic_rows
-from bot.services.knowledge_service import KnowledgeMaps
+from bot.services.knowledge_service import KnowledgeMaps, TopicTrend
 from bot.services.library import Library
 from bot.ui.views import ActiveDay, LeaderRow, MapRow, QuestionRow, TopicRow
 
@@ -118,6 +118,8 @@ class MapPage:
 
     rows: tuple[MapRow, ...]  # the most started topics first
     floor: int
+    mondays: tuple[str, ...] = ()  # the trend's weeks, oldest first
+    trend: tuple[TopicTrend, ...] = ()
 
 
 class Dashboard:
@@ -140,7 +142,8 @@ class Dashboard:
         self._clock = clock
 
     async def knowledge(self, scope: ScopeRef, locale: str) -> MapPage:
-        return MapPage(await self._maps.rows(scope, locale, None), FLOOR)
+        mondays, trend = await self._maps.trend(scope, locale)
+        return MapPage(await self._maps.rows(scope, locale, None), FLOOR, mondays, trend)
 
     async def workspace_name(self, scope: ScopeRef) -> str:
         return await self._insights.workspace_name(scope)

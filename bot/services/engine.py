@@ -168,6 +168,7 @@ class Engine:
                 self.competitions.ending,
                 self.reminders.sending,
                 self.installs.forgetting,
+                self.maps.recording,
             ]
         )
         self.health = Health(store.database, self.clock)

@@ -3,6 +3,9 @@ member's choice to be named on it (the rules: ``bot.domain.knowledge_map``)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import UTC, date, datetime, timedelta
+
 from bot.content.banks import Catalog
 from bot.domain.clock import Clock
 from bot.domain.identities import ScopeRef
@@ -13,9 +16,27 @@ from bot.services.channel import notice
 from bot.services.insights import title_of
 from bot.services.library import Library
 from bot.services.requests import Context
+from bot.services.scheduler import Duty
 from bot.ui.views import MapRow, MapView, Notice
 
 SHOWN_TOPICS = 12  # topics in chat, the most started first; the dashboard shows them all
+TREND_WEEKS = 8  # weeks of the map's trend on the dashboard
+
+
+@dataclass(frozen=True)
+class WeekCell:
+    """A topic's map in a recorded week: how many had started, how many were solid (None:
+    under the floor that week)."""
+
+    monday: str
+    started: int
+    solid: int | None
+
+
+@dataclass(frozen=True)
+class TopicTrend:
+    title: str
+    weeks: tuple[WeekCell | None, ...]  # one per Monday of the trend; None: not recorded
 
 
 class KnowledgeMaps:
@@ -32,6 +53,46 @@ class KnowledgeMaps:
         self._insights = insights
         self._memory = memory
         self._clock = clock
+        self.recording = Duty("recording the knowledge map's week", self._unrecorded, self._record)
+
+    def _monday(self) -> date:
+        today = datetime.fromtimestamp(self._clock.now(), UTC).date()
+        return today - timedelta(days=today.weekday())
+
+    async def _unrecorded(self) -> list[ScopeRef]:
+        return await self._knowledge.unrecorded(self._monday().isoformat())
+
+    async def _record(self, scope: ScopeRef) -> bool:
+        """The workspace's map this week, kept for its trend (recorded at the week's first
+        tick: the map as the week began)."""
+        mapped, _ = await self.topics(scope)
+        counts = [(t.bank_id, t.started, t.solid, t.shaky) for t in mapped]
+        await self._knowledge.record(scope, self._monday().isoformat(), counts)
+        return True
+
+    async def trend(
+        self, scope: ScopeRef, locale: str, weeks: int = TREND_WEEKS
+    ) -> tuple[tuple[str, ...], tuple[TopicTrend, ...]]:
+        """The last ``weeks`` Mondays (oldest first) and each recorded topic's map in them,
+        the topics most started in the latest week first."""
+        mondays = tuple(
+            (self._monday() - timedelta(weeks=n)).isoformat() for n in reversed(range(weeks))
+        )
+        recorded = await self._knowledge.weeks(scope, mondays[0])
+        cells: dict[str, dict[str, WeekCell]] = {}
+        for bank, monday, started, solid in recorded:
+            cells.setdefault(bank, {})[monday] = WeekCell(monday, started, solid)
+        catalog = await self._library.of(scope)
+
+        def latest(bank: str) -> tuple[int, str]:
+            last = max(cells[bank].values(), key=lambda c: c.monday)
+            return (-last.started, bank)
+
+        return mondays, tuple(
+            TopicTrend(title_of(catalog, bank, locale), tuple(cells[bank].get(m) for m in mondays))
+            for bank in sorted(cells, key=latest)
+            if catalog.get(bank) is not None
+        )
 
     async def topics(
         self, scope: ScopeRef, viewer: str | None = None

@@ -119,6 +119,10 @@ async def test_every_page_in_chromium(chromium: object, site: Site) -> None:
 
     assert await load(driver, link + "insights?topic=tiny", "insights") == []
     assert labels_outside(driver) == []
+    # On a phone-wide window the wide item table scrolls by itself, never the page.
+    assert driver.execute_script(  # type: ignore[attr-defined]
+        "return document.documentElement.scrollWidth <= window.innerWidth"
+    )
     assert texts(driver, "svg#accuracy-0 g.bar text.label") == [
         "Two times three?",
         "One plus one?",
@@ -204,17 +208,28 @@ async def test_the_knowledge_map_and_the_workspaces_name(chromium: object, site:
     await answer_quiz(site.engine, PLAYERS[2], "tiny", [True, True])
     await answer_quiz(site.engine, PlayerRef("slack", "U7", "Di"), "tiny", [False, True])
     await site.engine.handle(SetSharing(True), Context(PLAYERS[0], CHANNEL))
+    # The map is recorded at a week's first tick, once; a week later, again.
+    await site.engine.scheduler.tick()
+    await site.engine.scheduler.tick()
+    site.clock.advance(7 * 86400)
+    await site.engine.scheduler.tick()
     reply = await site.engine.handle(
         ShowDashboard(), Context(ADMIN, CHANNEL, None, True, workspace_name="Acme ML")
     )
     assert isinstance(reply.view, DashboardLink)
     assert await load(driver, reply.view.url + "map", "knowledge-map") == []
+    # Recall fades: a week on, nobody's first answers hold at 90 %.
+    assert texts(driver, "table#map-trend tr") == [
+        "Topic 11-23 11-30 12-07 12-14 12-21 12-28 01-04 01-11",
+        "Tiny test bank — — — — — — 2/5 0/5",
+        "Optimizer state offloading to CPU and NVMe — — — — — — (1) (1)",  # under the floor
+    ]
     assert driver.title == "What the team knows · quizbot dashboard"  # type: ignore[attr-defined]
     assert texts(driver, "header h1") == ["quizbot dashboard · Acme ML"]
     rows = texts(driver, "table#map tr")
     assert rows == [
         "Topic Solid Shaky Not started Named (opted in)",
-        "Tiny test bank 2 (40%) 3 (60%) 0 (0%) solid: Ana",
+        "Tiny test bank 0 (0%) 5 (100%) 0 (0%) shaky: Ana",
         # One has started offloading: under the floor of 5, no split.
         "Optimizer state offloading to CPU and NVMe — — 4 (80%) shaky: Ana",  # 1 of 3 wrong
     ]
@@ -223,7 +238,7 @@ async def test_the_knowledge_map_and_the_workspaces_name(chromium: object, site:
         ".map(td => getComputedStyle(td).backgroundColor)"
     )
     # Shaded by the share of members, half strength at most: text stays readable.
-    assert shades == ["rgba(42, 111, 219, 0.2)", "rgba(42, 111, 219, 0.3)", "rgba(42, 111, 219, 0)"]
+    assert shades == ["rgba(42, 111, 219, 0)", "rgba(42, 111, 219, 0.5)", "rgba(42, 111, 219, 0)"]
 
 
 async def test_a_hindi_browser_sees_hindi(site: Site) -> None:
@@ -239,6 +254,13 @@ async def test_a_hindi_browser_sees_hindi(site: Site) -> None:
         assert labels_outside(driver) == []  # Devanagari labels fit too
         assert await load(driver, link + "insights?lang=en", "insights-en") == []
         assert texts(driver, "nav a")[1] == "Insights"
+        # Bengali, by the page's own language links: the insights and the map.
+        assert await load(driver, link + "insights?topic=offloading&lang=bn", "insights-bn") == []
+        assert labels_outside(driver) == []  # Bengali labels fit too
+        assert await load(driver, link + "map?lang=bn", "map-bn") == []
+        assert texts(driver, "nav a")[2] == "নলেজ ম্যাপ"
+        assert texts(driver, "main h2")[0] == "টিম কী জানে"
+        assert texts(driver, "table#map th")[:3] == ["বিষয়", "পাকা", "কাঁচা"]
     finally:
         await asyncio.to_thread(driver.quit)
 
