@@ -39,6 +39,7 @@ from bot.ui.views import (
 HARDEST = 3  # questions shown per topic in chat
 SHOWN_ESTIMATES = 5  # estimate questions shown in chat, the most biased first
 SHOWN_DAYS = 14  # days of participation shown in chat
+SHOWN_WEEKS = 6  # weeks of the trend shown in chat
 SHOWN_STREAKS = 5
 SHOWN_FLAGGED = 15  # flagged questions listed in chat; the dashboard lists them all
 PROMPT_CHARS = 90
@@ -161,6 +162,7 @@ class Insights:
             topics=topics,
             flagged=flagged_rows,
             days=tuple(ActiveDay(d.day, d.players) for d in report.days[-SHOWN_DAYS:]),
+            weeks=tuple((w.monday, w.players, w.accuracy) for w in report.weeks[-SHOWN_WEEKS:]),
             streaks=tuple(
                 (names.get(s.player_id, s.player_id), s.days)
                 for s in report.streaks[:SHOWN_STREAKS]

@@ -433,6 +433,12 @@ def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
     days = " · ".join(f"{day.day[5:]}: {day.players}" for day in view.days)
     streaks = ", ".join(t(loc, "insights_streak", name=name, days=n) for name, n in view.streaks)
     participation = [(t(loc, "insights_days"), " ", days)]
+    if len(view.weeks) > 1:  # one week is no trend
+        weeks = " · ".join(
+            t(loc, "insights_week", day=monday[5:], players=players, accuracy=shown_percent(a))
+            for monday, players, a in view.weeks
+        )
+        participation.append((t(loc, "insights_weeks"), " ", weeks))
     if streaks:
         participation.append((t(loc, "insights_streaks"), " ", streaks))
     blocks.append(Note(tuple(participation)))

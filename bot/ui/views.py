@@ -388,6 +388,8 @@ class InsightsView:
     days: tuple[ActiveDay, ...]  # the most recent days with answers, oldest first
     streaks: tuple[tuple[str, int], ...]  # (name, days), longest first
     estimates: tuple[EstimateRow, ...] = ()  # the most biased first
+    # The trend: (Monday, players, first-try accuracy in %) per recent week, oldest first.
+    weeks: tuple[tuple[str, int, int | None], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -152,6 +152,20 @@ async def test_forget_me_asks_then_deletes(slack: SlackDriver, catalog: Catalog)
     assert shown_text(again) == "quizbot keeps nothing about you in this workspace."
 
 
+async def test_insights_show_the_trend_week_by_week(
+    slack: SlackDriver, catalog: Catalog, clock: FakeClock
+) -> None:
+    await play_tiny(slack, catalog, "U1", [True, False])
+    clock.advance(7 * 86400)
+    await play_tiny(slack, catalog, "U2", [True, True])
+    await play_tiny(slack, catalog, "U3", [True, True])
+    shown = private(await slack.command("insights", ADMIN)).splitlines()
+    assert shown[-2] == (
+        "Week by week (from Monday): 01-04: 50% right at first try, 1 playing"
+        " · 01-11: 100% right at first try, 2 playing"
+    )
+
+
 async def test_an_admin_sees_the_flagged_questions_with_why(
     slack: SlackDriver, catalog: Catalog
 ) -> None:
