@@ -21,7 +21,7 @@ from bot.ui import i18n
 from . import retries
 from .publisher import NOT_A_MEMBER
 from .render import SlackMessage, render
-from .retries import api_error
+from .retries import api_error, failed_call
 
 log = logging.getLogger(__name__)
 
@@ -115,12 +115,8 @@ async def post_privately(
     try:
         if channel_id is None or not await _ephemeral(client, channel_id, user_id, message):
             await client.chat_postMessage(channel=user_id, text=text, blocks=blocks)
-    except SlackApiError as exc:
-        metrics.API_ERRORS.labels(platform=PLATFORM).inc()
-        log.warning("could not deliver a private reply: %s", api_error(exc))
-    except (aiohttp.ClientError, TimeoutError) as exc:
-        metrics.API_ERRORS.labels(platform=PLATFORM).inc()
-        log.warning("could not deliver a private reply: %s", type(exc).__name__)
+    except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
+        log.warning("could not deliver a private reply: %s", failed_call(exc))
 
 
 async def _ephemeral(

@@ -13,7 +13,6 @@ import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.operations import metrics
 from bot.services.dispatch import localized, permits
 from bot.services.engine import Engine
 from bot.services.errors import StoreError
@@ -26,7 +25,7 @@ from bot.ui.views import DashboardLink, Feedback, Stats
 
 from .phrases import PHRASES, TEXT
 from .render import LIMITS, Json, cut, message
-from .retries import PLATFORM, api_error
+from .retries import failed_call
 
 log = logging.getLogger(__name__)
 
@@ -142,11 +141,7 @@ class HomeTab:
             admin = permits(self._engine, ShowDashboard, asker)
             view = home_view(await self._homes.home(asker, admin))
             await client.views_publish(user_id=asker.player.id, view=view)
-        except SlackApiError as exc:
-            metrics.API_ERRORS.labels(platform=PLATFORM).inc()
-            log.warning("views.publish failed: %s", api_error(exc))
-        except (aiohttp.ClientError, TimeoutError) as exc:
-            metrics.API_ERRORS.labels(platform=PLATFORM).inc()
-            log.warning("views.publish failed: %s", type(exc).__name__)
+        except (SlackApiError, aiohttp.ClientError, TimeoutError) as exc:
+            log.warning("views.publish failed: %s", failed_call(exc))
         except StoreError as exc:
             log.warning("could not read a member's Home: %s", exc)

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import aiohttp
 from slack_sdk.errors import SlackApiError
 from slack_sdk.http_retry.async_handler import AsyncRetryHandler
 from slack_sdk.http_retry.builtin_async_handlers import (
@@ -88,3 +89,9 @@ def api_error(exc: SlackApiError) -> str:
     if isinstance(data, dict) and data.get("error"):
         return str(data["error"])
     return f"HTTP {exc.response.status_code}"
+
+
+def failed_call(exc: SlackApiError | aiohttp.ClientError | TimeoutError) -> str:
+    """Count a Web API call that failed, and say why in a word (for one warning)."""
+    metrics.API_ERRORS.labels(platform=PLATFORM).inc()
+    return api_error(exc) if isinstance(exc, SlackApiError) else type(exc).__name__

@@ -254,17 +254,9 @@ class FakeSlack(Recorder):
             return {"ok": False, "error": "invalid_trigger_id"}
         if age > TRIGGER_SECONDS:
             return {"ok": False, "error": "expired_trigger_id"}
-        raw = args.get("view")
-        view = json.loads(raw) if isinstance(raw, str) else raw
-        if not isinstance(view, dict):
-            return {"ok": False, "error": "invalid_arguments"}
-        problems = view_problems(view)
-        if problems:
-            return {
-                "ok": False,
-                "error": "invalid_arguments",
-                "response_metadata": {"messages": problems},
-            }
+        view = _view(args)
+        if "ok" in view:
+            return view
         self._triggers_used.add(trigger)
         opened = answers.opened_view(view, len(self.views) + 1)
         self.views.append(OpenedView(trigger, opened))
@@ -273,19 +265,14 @@ class FakeSlack(Recorder):
     def _publish_view(self, args: Mapping[str, Any], team: str) -> dict[str, Any]:
         """A member's App Home view, valid as slack_sdk's models check it (up to 100
         blocks), kept with the member's earlier ones."""
-        raw, user = args.get("view"), str(args.get("user_id", ""))
-        view = json.loads(raw) if isinstance(raw, str) else raw
-        if not isinstance(view, dict) or view.get("type") != "home":
+        user = str(args.get("user_id", ""))
+        view = _view(args)
+        if "ok" in view:
+            return view
+        if view.get("type") != "home":
             return {"ok": False, "error": "invalid_arguments"}
         if self.homes.get(user, HOME) != team or (user not in self.users and self.anyone is None):
             return {"ok": False, "error": "user_not_found"}
-        problems = view_problems(view)
-        if problems:
-            return {
-                "ok": False,
-                "error": "invalid_arguments",
-                "response_metadata": {"messages": problems},
-            }
         shown = self.published.setdefault(user, [])
         shown.append(view)
         return {"ok": True, "view": answers.opened_view(view, len(shown))}
@@ -378,3 +365,20 @@ class FakeSlack(Recorder):
         finally:
             sender.cancel()
         return ws
+
+
+def _view(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The view an API call sends, or Slack's error when it is not valid as slack_sdk's
+    models check it (a view has no ``ok``: an answer with one is the error)."""
+    raw = args.get("view")
+    view = json.loads(raw) if isinstance(raw, str) else raw
+    if not isinstance(view, dict):
+        return {"ok": False, "error": "invalid_arguments"}
+    problems = view_problems(view)
+    if problems:
+        return {
+            "ok": False,
+            "error": "invalid_arguments",
+            "response_metadata": {"messages": problems},
+        }
+    return view
