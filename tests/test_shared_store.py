@@ -3,6 +3,9 @@ a run moved on, a language set, a competition started (no cache serves stale sta
 
 from __future__ import annotations
 
+import asyncio
+from typing import Any
+
 from bot.content.banks import Catalog
 from bot.services.requests import Context, button
 from bot.ui.views import Feedback, Notice, QuestionView
@@ -48,3 +51,32 @@ async def test_each_process_sees_what_the_other_wrote(postgres_url: str, catalog
     finally:
         await first.store.close()
         await second.store.close()
+
+
+async def test_clicks_arriving_together_share_one_check_of_the_workspaces_banks(
+    postgres_url: str, catalog: Catalog
+) -> None:
+    engine, _ = await open_engine(postgres_url, catalog, FakeClock(moment("2026-11-02T09:00")))
+    library = engine.library
+    real = library._banks.fingerprint  # the real read, counted
+    reads: list[tuple[str, str]] = []
+
+    async def counted(platform: str, workspace_id: str) -> Any:
+        reads.append((platform, workspace_id))
+        return await real(platform, workspace_id)
+
+    library._banks.fingerprint = counted  # type: ignore[method-assign]
+    try:
+        await library.of(TEAM)
+        assert len(reads) == 1  # the first: nothing cached
+        library._recheck = 0.0  # every later call finds its cache stale
+        catalogs = await asyncio.gather(*(library.of(TEAM) for _ in range(20)))
+        assert len(reads) == 2 and all(c is catalogs[0] for c in catalogs)
+        await library.of(TEAM)
+        assert len(reads) == 3  # the shared read is over: a later call reads afresh
+        # A bank a caller needs that the cache lacks (uploaded in another process) is
+        # read for at once, never from a read that began before it asked.
+        await asyncio.gather(library.of(TEAM), library.of(TEAM, "uploaded-elsewhere"))
+        assert len(reads) == 5
+    finally:
+        await engine.store.close()
