@@ -62,7 +62,7 @@ class InsightsPage:
     periods: tuple[str, ...]  # the rolling windows offered
     topics: tuple[TopicChoice, ...]
     rows: tuple[TopicRow, ...]  # each with every question tried, hardest first
-    flagged: tuple[QuestionRow, ...]
+    flagged: tuple[QuestionRow, ...]  # the workspace's own banks' first (theirs to fix)
     items: tuple[QuestionRow, ...] = ()  # every question tried, in ``sort``'s order
     sort: str = "flags"
 
@@ -190,7 +190,9 @@ class Dashboard:
         if period not in ROLLING_WINDOWS or sort not in ITEM_ORDERS:
             return None
         report, catalog = await self._insights.report(scope, period, topic)
-        rows, flagged = topic_rows(catalog, report, locale, hardest=None, prompt_chars=LABEL_CHARS)
+        rows, _ = topic_rows(catalog, report, locale, hardest=None, prompt_chars=LABEL_CHARS)
+        own, shipped = self._insights.flagged_rows(catalog, report, locale, LABEL_CHARS)
+        flagged = own + shipped
         # Stable sorts: ties keep the report's order (per topic, hardest first).
         items = sorted((q for t in rows for q in t.hardest), key=ITEM_ORDERS[sort])
         return InsightsPage(

@@ -174,12 +174,12 @@ class Insights:
         )
 
     def flagged_rows(
-        self, catalog: Catalog, report: Report, locale: str
+        self, catalog: Catalog, report: Report, locale: str, prompt_chars: int = PROMPT_CHARS
     ) -> tuple[tuple[QuestionRow, ...], tuple[QuestionRow, ...]]:
         """The report's flagged questions: the workspace's own banks' (theirs to fix),
         then the shipped banks'; each group in the report's order (hardest first)."""
         shipped = {bank.id for bank in self._library.shipped.banks}
-        rows = [question_row(catalog, q, locale) for q in report.flagged]
+        rows = [question_row(catalog, q, locale, prompt_chars) for q in report.flagged]
         return (
             tuple(r for r in rows if r.bank_id not in shipped),
             tuple(r for r in rows if r.bank_id in shipped),
