@@ -100,14 +100,18 @@ class Library:
         cached = self._cache.get(key)
         if cached is not None and cached.shipped is not self.shipped:
             cached = None  # built on banks SIGHUP has replaced
-        missing = cached is not None and bool(wanted) and cached.catalog.get(wanted) is None
-        if cached is not None and not missing:
-            if not self._shared or now - cached.checked_at < self._recheck:
-                return cached.catalog
-            # Just stale: clicks arriving together share one read of the fingerprint.
-            fingerprint = await self._shared_fingerprint(key)
-        else:  # a bank the caller needs is not cached: a read that starts now
+        missing = bool(wanted) and (cached is None or cached.catalog.get(wanted) is None)
+        fresh = cached is not None and (not self._shared or now - cached.checked_at < self._recheck)
+        if fresh and not missing:
+            assert cached is not None
+            return cached.catalog
+        if missing:
+            # A bank the caller needs is not cached: a read that starts now.
             fingerprint = await self._banks.fingerprint(platform, workspace_id)
+        else:
+            # Stale or not cached yet: callers arriving together (clicks at a few hundred
+            # a second, a restart under load) share one read of the fingerprint.
+            fingerprint = await self._shared_fingerprint(key)
         if cached is not None and cached.fingerprint == fingerprint:
             self._cache[key] = replace(cached, checked_at=now)
             return cached.catalog
@@ -115,7 +119,8 @@ class Library:
         loaded = await self._load(platform, workspace_id, fingerprint) if fingerprint else []
         taken = {name for bank in shipped.banks for name in (bank.id, *bank.aliases)}
         own = tuple(b for b in loaded or () if b.id not in taken)
-        catalog = Catalog((*shipped.banks, *own))
+        # No banks of its own: the shipped catalog itself, whose name index is built once.
+        catalog = Catalog((*shipped.banks, *own)) if own else shipped
         if loaded is not None:  # else tried again on the next click
             self._cache[key] = _Parsed(fingerprint, shipped, catalog, now)
         return catalog
