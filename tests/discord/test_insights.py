@@ -246,3 +246,13 @@ async def test_the_knowledge_map_and_sharing_on_discord(fake: FakeDiscord, bot: 
     assert (await fake.slash("quiz-share", user=ALICE, on=False)).content == (
         "The team's knowledge map no longer names you; you still count in its totals."
     )
+
+
+async def test_the_flagged_questions_on_discord(fake: FakeDiscord, bot: None) -> None:
+    await play_fixture(fake)
+    shown = await fake.slash("quiz-insights", user=OWEN, flagged=True)
+    assert shown.ephemeral
+    assert shown.embeds[0]["title"] == "Flagged questions · all time"
+    assert shown.embeds[0]["description"] == "No flagged questions."
+    refused = await fake.slash("quiz-insights", user=ALICE, flagged=True)
+    assert refused.content == ADMIN_ONLY
