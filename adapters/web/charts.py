@@ -1,12 +1,11 @@
-"""Bar charts as inline SVG: horizontal bars, each with its label and value as text, a
-title and a description for screen readers (``role="img"``), and dark-on-light colours
-with at least 4.5:1 contrast."""
+"""Bar charts laid out for inline SVG (``templates/macros.html`` draws them): horizontal
+bars, each with its label and value as text, a title and a description for screen readers
+(``role="img"``), and dark-on-light colours with at least 4.5:1 contrast."""
 
 from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
-from html import escape
 
 ROW = 30  # px per bar
 LABEL_WIDTH = 240
@@ -58,31 +57,46 @@ def fitted(text: str, room: float = LABEL_ROOM) -> str:
     return "".join(kept).rstrip() + "…"
 
 
-def bar_chart(chart_id: str, title: str, description: str, bars: list[Bar]) -> str:
-    """An SVG bar chart; the caller escapes nothing (every text is escaped here)."""
+@dataclass(frozen=True)
+class DrawnBar:
+    """A bar as drawn: its texts and where they go (``macros.html`` writes the SVG)."""
+
+    label: str
+    fitted: str  # the label as it fits its room; the whole label is its title
+    shown: str
+    label_x: int
+    value_x: float
+    text_y: int
+    bar_x: int
+    bar_y: int
+    length: float
+    height: int
+    colour: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    id: str
+    title: str
+    description: str
+    width: int
+    height: int
+    bars: tuple[DrawnBar, ...]
+
+
+def bar_chart(chart_id: str, title: str, description: str, bars: list[Bar]) -> Chart:
+    """A horizontal bar chart, laid out: bars scaled to the largest value."""
     top = max((b.value for b in bars), default=0) or 1
-    height = ROW * len(bars) + 8
-    width = LABEL_WIDTH + BAR_WIDTH + VALUE_WIDTH
-    rows = []
+    drawn = []
     for index, bar in enumerate(bars):
         y = 4 + index * ROW
         length = round(BAR_WIDTH * bar.value / top, 1)
-        colour = HIGHLIGHT if bar.highlight else BAR_COLOUR
-        rows.append(
-            f'<g class="bar"><text class="label" x="{LABEL_WIDTH - 8}" y="{y + 20}"'
-            f' text-anchor="end"><title>{escape(bar.label)}</title>'
-            f"{escape(fitted(bar.label))}</text>"
-            f'<rect x="{LABEL_WIDTH}" y="{y + 4}" width="{length}" height="{ROW - 8}"'
-            f' fill="{colour}"><title>{escape(bar.label)}: {escape(bar.shown)}</title></rect>'
-            f'<text class="value" x="{LABEL_WIDTH + length + 6}" y="{y + 20}">'
-            f"{escape(bar.shown)}</text></g>"
-        )
-    return (
-        f'<svg class="chart" id="{escape(chart_id)}" role="img" viewBox="0 0 {width} {height}"'
-        f' width="100%" preserveAspectRatio="xMinYMin meet"'
-        f' aria-labelledby="{escape(chart_id)}-title {escape(chart_id)}-desc"'
-        ' xmlns="http://www.w3.org/2000/svg">'
-        f'<title id="{escape(chart_id)}-title">{escape(title)}</title>'
-        f'<desc id="{escape(chart_id)}-desc">{escape(description)}</desc>'
-        f"{''.join(rows)}</svg>"
-    )
+        drawn.append(
+            DrawnBar(
+                bar.label, fitted(bar.label), bar.shown, LABEL_WIDTH - 8,
+                LABEL_WIDTH + length + 6, y + 20, LABEL_WIDTH, y + 4, length, ROW - 8,
+                HIGHLIGHT if bar.highlight else BAR_COLOUR,
+            )
+        )  # fmt: skip
+    width = LABEL_WIDTH + BAR_WIDTH + VALUE_WIDTH
+    return Chart(chart_id, title, description, width, ROW * len(bars) + 8, tuple(drawn))

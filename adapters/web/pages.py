@@ -1,13 +1,15 @@
-"""The dashboard's pages as HTML text: one shell (navigation, languages, styles inline)
-and the pieces each page (``render.py``) is built of. Every text that comes from a bank, a
-player or a request is escaped here or in ``render.py``; the charts escape their own."""
+"""The dashboard's pages as HTML: Jinja2 templates (``templates/``) with autoescape on, so
+every text from a bank, a player or a request is escaped where it is printed and a
+forgotten escape cannot become script. The one shell frames every page."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
-from html import escape
+from typing import Any
 from urllib.parse import urlencode
+
+from jinja2 import Environment, PackageLoader, StrictUndefined
+from markupsafe import Markup
 
 from bot.ui.i18n import LOCALE_NAMES
 from bot.ui.messages import CORE, Messages
@@ -29,6 +31,32 @@ td.n,th.n{text-align:right}td.heat{text-align:right;min-width:5rem}.wide{overflo
 .chart text{font-size:16px;fill:#111}.note{color:#3d3d3d}
 """
 
+# The heatmap's cells: white to this blue by the share; at its strongest the background
+# stays light enough for the page's near-black text (contrast ≥ 7:1, WCAG AAA).
+HEAT = (42, 111, 219)
+HEAT_MAX = 0.5
+
+
+def shade(part: int, whole: int) -> str:
+    """A heatmap cell's background, by ``part`` of ``whole``."""
+    share = part / whole if whole else 0.0
+    red, green, blue = HEAT
+    return f"rgba({red},{green},{blue},{share * HEAT_MAX:.2f})"
+
+
+def share(part: int, whole: int) -> int:
+    """``part`` of ``whole`` in whole percent (0 of nothing)."""
+    return round(100 * part / whole) if whole else 0
+
+
+TEMPLATES = Environment(
+    loader=PackageLoader("adapters.web", "templates"),
+    autoescape=True,
+    undefined=StrictUndefined,  # a name a template misspells fails the page, not blank
+    keep_trailing_newline=False,
+)
+TEMPLATES.globals.update(shade=shade, share=share)
+
 
 @dataclass(frozen=True)
 class Page:
@@ -43,7 +71,8 @@ class Page:
         return TEXT.t(self.locale, key, **values)
 
     def href(self, path: str | None = None, **changes: str | None) -> str:
-        """A link to ``path`` (this page by default), keeping the language."""
+        """A link to ``path`` (this page by default), keeping the language (the template
+        escapes it)."""
         query = {"lang": self.locale} if path is not None else {**self.query, "lang": self.locale}
         for key, value in changes.items():
             if value is None:
@@ -51,112 +80,39 @@ class Page:
             else:
                 query[key] = value
         target = self.base + (self.path if path is None else path)
-        return escape(f"{target}?{urlencode(query)}")
+        return f"{target}?{urlencode(query)}"
+
+    def kept(self, key: str) -> dict[str, str]:
+        """The query a form choosing ``key`` carries along: the page's other choices and
+        its language."""
+        kept = {**self.query, "lang": self.locale}
+        kept.pop(key, None)
+        return kept
 
 
-PAGE_MARK = ' aria-current="page"'
+def fragment(name: str, **context: Any) -> Markup:
+    """A page's body from its template (markup: the template escaped what it printed)."""
+    return Markup(TEMPLATES.get_template(name).render(**context))
 
 
-def _marked(on: bool, mark: str = ' aria-current="true"') -> str:
-    return mark if on else ""
+NAV = (
+    ("", "nav_leaderboards"),
+    ("insights", "nav_insights"),
+    ("map", "nav_map"),
+    ("participation", "nav_participation"),
+)
 
 
-def shell(page: Page, title: str, body: str, workspace: str) -> str:
-    nav = [("", "nav_leaderboards"), ("insights", "nav_insights"), ("map", "nav_map")]
-    nav.append(("participation", "nav_participation"))
-    links = " ".join(
-        f'<a href="{page.href(path)}"{_marked(path == page.path, PAGE_MARK)}>'
-        f"{escape(page.t(key))}</a>"
-        for path, key in nav
-    )
-    languages = " ".join(
-        f'<a href="{page.href(lang=code)}" lang="{code}"{_marked(code == page.locale)}>'
-        f"{escape(name)}</a>"
-        for code, name in LOCALE_NAMES.items()
-    )
-    label = escape(page.t("title"))
-    return (
-        f'<!doctype html><html lang="{escape(page.locale)}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<link rel="icon" href="data:,">'
-        f"<title>{escape(title)} · {label}</title><style>{STYLE}</style>"
-        f"</head><body><header><h1>{label} · {escape(workspace)}</h1>"
-        f'<nav aria-label="{label}">{links}</nav>'
-        f'<p class="choices">{escape(page.t("language_label"))} {languages}</p></header>'
-        f"<main><h2>{escape(title)}</h2>{body}</main></body></html>"
-    )
-
-
-def choices(page: Page, label: str, key: str, options: Sequence[tuple[str | None, str]]) -> str:
-    """A row of links choosing one value of a query parameter (no form, no script)."""
-    current = page.query.get(key)
-    links = " ".join(
-        f'<a href="{page.href(**{key: value})}"{_marked(value == current)}>{escape(text)}</a>'
-        for value, text in options
-    )
-    return f'<p class="choices">{escape(label)} {links}</p>'
-
-
-def selector(page: Page, label: str, key: str, options: Sequence[tuple[str | None, str]]) -> str:
-    """A compact choice of one value of a query parameter, for a long list (topics): a
-    drop-down and a Show button, a plain GET form (no script); the page's other choices and
-    its language go along as hidden fields."""
-    current = page.query.get(key)
-    kept = {**page.query, "lang": page.locale}
-    kept.pop(key, None)
-    hidden = "".join(
-        f'<input type="hidden" name="{escape(k)}" value="{escape(v)}">' for k, v in kept.items()
-    )
-    listed = "".join(
-        f'<option value="{escape(value or "")}"{" selected" * (value == current)}>'
-        f"{escape(text)}</option>"
-        for value, text in options
-    )
-    return (
-        f'<form class="choices" method="get" action="{escape(page.base + page.path)}">'
-        f'<label for="{escape(key)}">{escape(label)}</label> '
-        f'<select id="{escape(key)}" name="{escape(key)}">{listed}</select>{hidden} '
-        f'<button type="submit">{escape(page.t("show_button"))}</button></form>'
-    )
-
-
-def table(
-    headers: Sequence[str | tuple[str, str]], rows: Sequence[Sequence[str]], numeric: set[int]
-) -> str:
-    """A table of already-escaped cells; ``numeric`` columns are right-aligned. A heading
-    given as (text, escaped link) is a link (a sortable column)."""
-    right = ' class="n"'
-
-    def heading(header: str | tuple[str, str]) -> str:
-        if isinstance(header, str):
-            return escape(header)
-        text, link = header
-        return f'<a href="{link}">{escape(text)}</a>'
-
-    head = "".join(
-        f'<th scope="col"{_marked(i in numeric, right)}>{heading(h)}</th>'
-        for i, h in enumerate(headers)
-    )
-    body = "".join(
-        "<tr>"
-        + "".join(f"<td{_marked(i in numeric, right)}>{cell}</td>" for i, cell in enumerate(row))
-        + "</tr>"
-        for row in rows
-    )
-    # A wide table scrolls by itself on a phone; the page does not.
-    return (
-        f'<div class="wide"><table><thead><tr>{head}</tr></thead>'
-        f"<tbody>{body}</tbody></table></div>"
-    )
+def shell(page: Page, title: str, body: Markup, workspace: str, expires: str) -> str:
+    return TEMPLATES.get_template("shell.html").render(
+        page=page, title=title, body=body, workspace=workspace, expires=expires,
+        nav=NAV, languages=LOCALE_NAMES, style=Markup(STYLE),
+    )  # fmt: skip
 
 
 def refused(locale: str, reason: str) -> str:
     """The page for a forged, expired or unknown link: says why, shows nothing else."""
-    title = TEXT.t(locale, reason)
     hint = TEXT.t(locale, "ask_again") if reason in ("forged", "expired") else ""
-    return (
-        f'<!doctype html><html lang="{escape(locale)}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<link rel="icon" href="data:,"><title>{escape(title)}</title><style>{STYLE}</style>'
-        f"</head><body><main><h1>{escape(title)}</h1><p>{escape(hint)}</p></main></body></html>"
+    return TEMPLATES.get_template("refused.html").render(
+        locale=locale, title=TEXT.t(locale, reason), hint=hint, style=Markup(STYLE)
     )

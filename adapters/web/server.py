@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from datetime import UTC, datetime
-from html import escape
 
 from aiohttp import web
+from markupsafe import Markup
 
 from bot.domain.clock import Clock
 from bot.domain.insight_links import Access, Signer
@@ -21,7 +21,7 @@ from . import render
 from .pages import Page, refused, shell
 
 # A page: its title and body (HTML), or None for one that does not exist.
-Builder = Callable[[web.Request, Access, Page], Awaitable[tuple[str, str] | None]]
+Builder = Callable[[web.Request, Access, Page], Awaitable[tuple[str, Markup] | None]]
 
 
 def viewer_locale(request: web.Request, granted: str | None) -> str:
@@ -73,8 +73,7 @@ class Site:
             title, body = found
             workspace = await self._dashboard.workspace_name(access.scope)
             expires = datetime.fromtimestamp(access.expires, UTC).strftime("%Y-%m-%d %H:%M")
-            body += f'<p class="note">{escape(page.t("link_expires", when=expires))}</p>'
-            return _html(shell(page, title, body, workspace))
+            return _html(shell(page, title, body, workspace, expires))
 
         return handle
 
@@ -85,7 +84,7 @@ class Site:
 
     async def _leaderboards(
         self, request: web.Request, access: Access, page: Page
-    ) -> tuple[str, str] | None:
+    ) -> tuple[str, Markup] | None:
         shown = await self._dashboard.leaderboard(
             access.scope, page.locale, page.query.get("period"), page.query.get("topic")
         )
@@ -93,7 +92,7 @@ class Site:
 
     async def _insights(
         self, request: web.Request, access: Access, page: Page
-    ) -> tuple[str, str] | None:
+    ) -> tuple[str, Markup] | None:
         shown = await self._dashboard.insights(
             access.scope,
             page.locale,
@@ -105,7 +104,7 @@ class Site:
 
     async def _question(
         self, request: web.Request, access: Access, page: Page
-    ) -> tuple[str, str] | None:
+    ) -> tuple[str, Markup] | None:
         shown = await self._dashboard.question(
             access.scope, page.locale, request.match_info["bank"], request.match_info["question"]
         )
@@ -113,14 +112,14 @@ class Site:
 
     async def _map(
         self, request: web.Request, access: Access, page: Page
-    ) -> tuple[str, str] | None:
+    ) -> tuple[str, Markup] | None:
         return render.knowledge_map(
             page, await self._dashboard.knowledge(access.scope, page.locale)
         )
 
     async def _participation(
         self, request: web.Request, access: Access, page: Page
-    ) -> tuple[str, str] | None:
+    ) -> tuple[str, Markup] | None:
         shown = await self._dashboard.participation(access.scope, page.query.get("period"))
         return None if shown is None else render.participation(page, shown)
 
