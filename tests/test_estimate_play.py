@@ -139,10 +139,11 @@ async def test_insights_show_how_the_team_estimates(tmp_path: Path) -> None:
         # Answers 1/8, 1/4 and 1/2 of the truth: the median is 4× too low; the quartiles
         # of the ratios are 2× apart.
         assert (row.answers, row.median, round(row.spread, 6)) == (3, 0.25, 2.0)
+        assert round(row.error, 6) == 4.0  # each off by 8×, 4×, 2×: typically 4×
         shown = seen("slack", insights).text
         assert (
             "How much KV cache does one Llama-2-7B token take in FP16? — the team's median:"
-            " 4× too low. Spread ×2, 3 answers." in shown
+            " 4× too low. Typical error ×4, spread ×2, 3 answers." in shown
         )
     finally:
         await engine.store.close()

@@ -168,7 +168,7 @@ class Insights:
                 for s in report.streaks[:SHOWN_STREAKS]
             ),
             estimates=tuple(
-                EstimateRow(_prompt(catalog, e, loc), e.answers, e.median, e.spread)
+                EstimateRow(_prompt(catalog, e, loc), e.answers, e.median, e.spread, e.error)
                 for e in estimates[:SHOWN_ESTIMATES]
             ),
         )

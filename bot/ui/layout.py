@@ -419,7 +419,8 @@ def _insights(view: InsightsView, phrases: Phrasebook) -> Document:
             Text(
                 tuple(
                     ("• ", t(loc, "insights_estimate", prompt=row.prompt, median=off_by(
-                        loc, row.median), spread=f"{row.spread:.2g}", answers=row.answers))
+                        loc, row.median), error=f"{row.error:.2g}", spread=f"{row.spread:.2g}",
+                        answers=row.answers))
                     for row in view.estimates
                 )
             )

@@ -374,6 +374,7 @@ class EstimateRow:
     answers: int
     median: float  # the team's median answer / the truth
     spread: float  # the factor between its upper and lower quartile
+    error: float = 1.0  # the factor a typical estimate is off by, either way
 
 
 @dataclass(frozen=True)
