@@ -4,29 +4,31 @@ who lets the map name them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from bot.domain.identities import PlayerRef, ScopeRef
-from bot.domain.memory import CardState
-from bot.persistence.cards import CARD_COLUMNS, card_state
+from bot.persistence.cards import CARD_COLUMNS
 from bot.persistence.database import Database
 from bot.persistence.dialect import Connection
 
 WEEK_RECORDED = "*"  # the bank id of the row that marks a week's map as recorded
 WeekCounts = tuple[str, int, int | None, int | None]  # bank id, started, solid, shaky
+CardRow = tuple[Any, ...]  # player id, bank id, then a card's stored columns
 
 
 class KnowledgeRepository:
     def __init__(self, database: Database):
         self._database = database
 
-    async def cards(self, scope: ScopeRef) -> list[tuple[str, str, CardState]]:
-        """Every member's cards in the workspace: (player id, bank id, card)."""
+    async def card_rows(self, scope: ScopeRef) -> list[CardRow]:
+        """Every member's cards in the workspace: (player id, bank id, *the card's columns),
+        as stored (``cards.card_state`` reads a card from its columns)."""
         rows = await self._database.read(
             f"SELECT player_id, bank_id, {CARD_COLUMNS} FROM cards"
             " WHERE platform = ? AND workspace_id = ?",
             (scope.platform, scope.workspace_id),
         )
-        return [(player, bank, card_state(card)) for player, bank, *card in rows]
+        return [tuple(row) for row in rows]
 
     async def members(self, scope: ScopeRef) -> set[str]:
         """Everyone the bot has seen in the workspace."""

@@ -3,6 +3,7 @@ member's choice to be named on it (the rules: ``bot.domain.knowledge_map``)."""
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 
@@ -12,6 +13,8 @@ from bot.domain.identities import ScopeRef
 from bot.domain.knowledge_map import FLOOR, TopicKnowledge, knowledge_map, recall_by_topic
 from bot.domain.memory import Memory
 from bot.persistence import InsightRepository, KnowledgeRepository
+from bot.persistence.cards import card_state
+from bot.persistence.knowledge import CardRow
 from bot.services.channel import notice
 from bot.services.insights import title_of
 from bot.services.library import Library
@@ -99,9 +102,10 @@ class KnowledgeMaps:
     ) -> tuple[tuple[TopicKnowledge, ...], Catalog]:
         """The map of the workspace's topics, as ``viewer`` (a player id; None: a lead's
         dashboard, which names only those who opted in) may see it."""
-        now = self._clock.now()
-        cards = await self._knowledge.cards(scope)
-        recalls = recall_by_topic((p, b, self._memory.recall(c, now)) for p, b, c in cards)
+        rows = await self._knowledge.card_rows(scope)
+        # Every member's every card: work that grows with the team (a few µs a card), so
+        # off the event loop, which keeps serving clicks meanwhile.
+        recalls = await asyncio.to_thread(_recalls, self._memory, rows, self._clock.now())
         members = await self._knowledge.members(scope)
         named = await self._knowledge.sharing(scope)
         catalog = await self._library.of(scope)
@@ -135,3 +139,8 @@ class KnowledgeMaps:
     async def share(self, context: Context, on: bool) -> Notice:
         await self._knowledge.share(context.player, context.scope, on)
         return notice(context.locale, "share_on" if on else "share_off")
+
+
+def _recalls(memory: Memory, rows: list[CardRow], now: float) -> dict[str, dict[str, float]]:
+    """Each topic's members' mean chance to recall its questions now, from their cards."""
+    return recall_by_topic((p, bank, memory.recall(card_state(c), now)) for p, bank, *c in rows)
