@@ -4,6 +4,7 @@ dispatch's)."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import replace
 
@@ -96,7 +97,9 @@ class Insights:
             return (len(found.choices), found.answer) if found else None
 
         log = await self._insights.log(scope)
-        return build(log, period, self._clock.now(), question, topic), catalog
+        # The whole answer log of the workspace: work that grows with it, off the loop.
+        report = await asyncio.to_thread(build, log, period, self._clock.now(), question, topic)
+        return report, catalog
 
     async def workspaces(self) -> list[ScopeRef]:
         """The workspaces that have answers."""
@@ -126,7 +129,7 @@ class Insights:
             found = question_in(catalog, bank_id, question_id)
             return (len(found[1].choices), found[1].answer) if found else None
 
-        report = build(log, period, self._clock.now(), question, topic)
+        report = await asyncio.to_thread(build, log, period, self._clock.now(), question, topic)
         bank = catalog.get(topic) if topic else None
         chosen = [e for e in estimates if bank is None or e.bank_id == bank.id]
         return report, estimate_insights(chosen, _truth(catalog), report.since)
