@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from adapters.phrases import render as seen_text
 from bot.content import limits
 from bot.content.banks import Catalog
 from bot.domain.identities import PlayerRef, ScopeRef
@@ -23,13 +24,21 @@ from bot.services.requests import (
     ListBanks,
     ProposeQuestion,
     RemoveBank,
+    ShowInsights,
     ShowProposals,
     ShowTopics,
     StartQuiz,
     UploadBank,
     button,
 )
-from bot.ui.views import DailyPostView, Notice, ProposalList, QuestionView, TopicList
+from bot.ui.views import (
+    DailyPostView,
+    FlaggedView,
+    Notice,
+    ProposalList,
+    QuestionView,
+    TopicList,
+)
 
 from .support.channel import (
     ADMIN,
@@ -331,4 +340,29 @@ async def test_a_proposal_joining_a_bank_of_several_languages_needs_them_all(
         "prompt is missing the translation(s): hi",
         "choice 1 is missing the translation(s): hi",
         "explanation is missing the translation(s): hi",
+    ]
+
+
+async def test_a_workspaces_own_flagged_questions_are_its_admins_queue(
+    engine: tuple[Engine, RecordingPublisher],
+) -> None:
+    core, _ = engine
+    assert (await text(core, UploadBank("fp16.csv", _csv(1)), BOSS)).startswith("Saved the bank")
+    # 20 players miss the bank's one question: under 30 % right, the right choice unpicked.
+    for n in range(20):
+        player = PlayerRef("slack", f"UF{n:02d}", f"P{n}")
+        view = await core.start_quiz(player, CHANNEL, "fp16", "en")
+        assert isinstance(view, QuestionView)
+        (four,) = [c.action_id for c in view.choices if c.text == "4"]  # the key is "2"
+        await core.click(player, button(four))
+    shown = (await core.handle(ShowInsights(flagged=True), BOSS)).view
+    assert isinstance(shown, FlaggedView) and shown.shipped == () and shown.more == 0
+    ((row,),) = (shown.own,)
+    assert (row.bank_id, row.question_id, row.accuracy, row.interval) == ("fp16", "q0", 0, (0, 16))
+    assert row.flags == ("too_hard", "unpicked_choice")
+    lines = [line for line in seen_text(shown).splitlines() if line]
+    assert lines[1:3] == [
+        "This workspace's banks",
+        "• fp16: “How many bytes does fp16 weight 0 take?” — 0% right at first try (0–16%, of"
+        " 20) · most picked wrong: “4”",
     ]
