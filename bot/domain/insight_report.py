@@ -281,8 +281,7 @@ def build(
             tries, right = firsts[(bank, qid)]
             known = shape[(bank, qid)]
             assert known is not None
-            topic_totals = {p: (t, r) for p, (t, r) in by_topic.get(bank, {}).items()}
-            r, based = discrimination(first_right.get((bank, qid), {}), topic_totals)
+            r, based = discrimination(first_right.get((bank, qid), {}), by_topic.get(bank, {}))
             questions.append(
                 QuestionInsight(
                     bank, qid, asked[(bank, qid)], tries, right, tuple(chosen), known[1],

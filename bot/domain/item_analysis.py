@@ -63,7 +63,7 @@ def point_biserial(pairs: Sequence[tuple[bool, float]]) -> float | None:
 
 
 def discrimination(
-    item: Mapping[str, bool], topic: Mapping[str, tuple[int, int]]
+    item: Mapping[str, bool], topic: Mapping[str, Sequence[int]]
 ) -> tuple[float | None, int]:
     """(the corrected item–rest point-biserial, how many players it rests on) for one
     question: ``item`` maps each player to whether their first try was right; ``topic``

@@ -91,15 +91,16 @@ class Insights:
         """The workspace's report (of one bank id, else all) and the banks it names."""
         catalog = await self._library.of(scope)
 
-        def question(bank_id: str, question_id: str) -> tuple[int, int] | None:
-            bank = catalog.get(bank_id)
-            found = bank.question(question_id) if bank else None
-            return (len(found.choices), found.answer) if found else None
-
         log = await self._insights.log(scope)
-        # The whole answer log of the workspace: work that grows with it, off the loop.
-        report = await asyncio.to_thread(build, log, period, self._clock.now(), question, topic)
+        report = await self._build(log, period, catalog, topic)
         return report, catalog
+
+    async def _build(
+        self, log: list[LoggedAnswer], period: str, catalog: Catalog, topic: str | None
+    ) -> Report:
+        """The report of an answer log: work that grows with the log, off the event loop."""
+        now, shape = self._clock.now(), _shape(catalog)
+        return await asyncio.to_thread(build, log, period, now, shape, topic)
 
     async def workspaces(self) -> list[ScopeRef]:
         """The workspaces that have answers."""
@@ -125,11 +126,7 @@ class Insights:
                 for e in await self._insights.estimates(scope)
             ]
 
-        def question(bank_id: str, question_id: str) -> tuple[int, int] | None:
-            found = question_in(catalog, bank_id, question_id)
-            return (len(found[1].choices), found[1].answer) if found else None
-
-        report = await asyncio.to_thread(build, log, period, self._clock.now(), question, topic)
+        report = await self._build(log, period, catalog, topic)
         bank = catalog.get(topic) if topic else None
         chosen = [e for e in estimates if bank is None or e.bank_id == bank.id]
         return report, estimate_insights(chosen, _truth(catalog), report.since)
@@ -195,6 +192,16 @@ class Insights:
         log = await self._insights.estimates(scope)
         chosen = [e for e in log if bank is None or e.bank_id == bank.id]
         return estimate_insights(chosen, _truth(catalog), since)
+
+
+def _shape(catalog: Catalog) -> Callable[[str, str], tuple[int, int] | None]:
+    """A question's (number of choices, the right one's index); None for one gone."""
+
+    def shape(bank_id: str, question_id: str) -> tuple[int, int] | None:
+        found = question_in(catalog, bank_id, question_id)
+        return (len(found[1].choices), found[1].answer) if found else None
+
+    return shape
 
 
 def _truth(catalog: Catalog) -> Callable[[str, str], float | None]:
