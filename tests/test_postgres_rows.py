@@ -49,3 +49,26 @@ def test_rows_written_set_wise_are_the_rows_given(migrated_postgres_url: str) ->
     assert players == [("U1", "Ana B"), ("U2", "Bo 100%"), ("U3", ""), ("U4", "Cy")]
     assert runs == [("r1", 1, 1, 15, 2.25), ("r2", 1, 0, 0, 3.0)]
     assert sum("unnest(" in s for s in statements) == 4  # one statement per write
+
+
+def test_a_statement_over_a_list_of_values_is_never_prepared(migrated_postgres_url: str) -> None:
+    """A prepared statement may get one generic plan for any values, which compares every
+    row with every listed value; a list is planned for its values, each time."""
+    listed = "SELECT player_id FROM players WHERE platform = ? AND player_id IN (?,?)"
+    single = "SELECT name FROM players WHERE platform = ? AND player_id = ?"
+    with psycopg.connect(migrated_postgres_url, autocommit=True) as raw:
+        db = PostgresConnection(raw)
+        db.executemany(
+            "INSERT INTO players (platform, player_id, name) VALUES (?, ?, ?)",
+            [("slack", "U1", "Ana"), ("slack", "U2", "Bo")],
+        )
+        for _ in range(10):  # psycopg prepares a statement after its 5th run
+            found = db.execute(listed, ("slack", "U1", "U2")).fetchall()
+            named = db.execute(single, ("slack", "U2")).fetchall()
+        prepared = [row[0] for row in raw.execute("SELECT statement FROM pg_prepared_statements")]
+    assert sorted(found) == [("U1",), ("U2",)]
+    assert named == [("Bo",)]
+    assert [s for s in prepared if "player_id IN" in s] == []
+    assert [s for s in prepared if "player_id = $2" in s] == [
+        "SELECT name FROM players WHERE platform = $1 AND player_id = $2"
+    ]

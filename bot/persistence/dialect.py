@@ -34,6 +34,20 @@ class Connection(Protocol):
     def close(self) -> None: ...
 
 
+# A statement over a list of values (``IN (?,?,…)``) is planned for its values each time,
+# never prepared. psycopg prepares a statement after a few runs, and PostgreSQL may then
+# plan it once for any values: that generic plan cannot hash the list, so it compares
+# every row of a workspace with every value (measured: 100-260 ms instead of 5-10 ms
+# for 300 players among 15,000 rows; bench/RESULTS.md).
+_VALUE_LIST = re.compile(r"\bIN \(\?")
+
+
+def prepare(sql: str) -> bool | None:
+    """psycopg's ``prepare``: False for a statement over a list of values, else its
+    default (prepared once it has run a few times)."""
+    return False if _VALUE_LIST.search(sql) else None
+
+
 @lru_cache(maxsize=1024)
 def postgres_sql(sql: str) -> str:
     """SQLite's ``?`` placeholders as psycopg's ``%s`` (a literal ``%`` doubled)."""
@@ -60,7 +74,7 @@ class PostgresConnection:
         self._types: dict[str, dict[str, str]] = {}  # table -> column -> its SQL type
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.Cursor[Any]:
-        return self.connection.execute(postgres_sql(sql), parameters)
+        return self.connection.execute(postgres_sql(sql), parameters, prepare=prepare(sql))
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> psycopg.Cursor[Any]:
         rows = [tuple(row) for row in parameters]

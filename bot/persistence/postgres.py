@@ -11,7 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from bot.persistence.dialect import PostgresConnection, postgres_ddl, postgres_sql
+from bot.persistence.dialect import PostgresConnection, postgres_ddl, postgres_sql, prepare
 from bot.persistence.rows import StoreError
 from bot.persistence.schema import MIGRATIONS
 from bot.persistence.writer import WriterThread
@@ -76,6 +76,7 @@ def open_writer(writer: WriterThread, url: str, lock_timeout_ms: int) -> None:
             options=f"-c lock_timeout={int(lock_timeout_ms)}",
         )
         writer.connection = PostgresConnection(connection)
+        writer.pipeline = connection.pipeline
 
     connect(writer)
     writer.begin = "BEGIN"
@@ -111,7 +112,9 @@ class Reader:
         for attempt in range(self._size + 1):
             try:
                 async with self._pool.connection() as connection:
-                    cursor = await connection.execute(postgres_sql(sql), params)
+                    cursor = await connection.execute(
+                        postgres_sql(sql), params, prepare=prepare(sql)
+                    )
                     return await cursor.fetchall()
             except psycopg.OperationalError:
                 if attempt == self._size:

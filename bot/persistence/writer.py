@@ -8,6 +8,7 @@ import contextlib
 import sqlite3
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractContextManager
 from typing import Any, TypeVar
 
 from bot.persistence.dialect import Connection
@@ -29,6 +30,9 @@ class WriterThread:
         self._executor = ThreadPoolExecutor(1, thread_name_prefix="quizbot-writer")
         self.connection: Connection | None = None
         self.begin = "BEGIN IMMEDIATE"  # SQLite's: take the write lock now, not mid-batch
+        # PostgreSQL's pipeline mode for a batch of answers: statements whose results the
+        # batch does not read go without waiting for the server (see ``transaction``).
+        self.pipeline: Callable[[], AbstractContextManager[Any]] = contextlib.nullcontext
         # PostgreSQL's: a new connection when the server dropped the last one (a restart,
         # a fail-over); the batch that met the drop failed, the next one reconnects.
         self.reconnect: Callable[[WriterThread], None] | None = None
@@ -62,26 +66,39 @@ def transaction(writer: WriterThread, works: Sequence[Work]) -> list[Any]:
         writer.reconnect(writer)
     db = writer.connection
     assert db is not None
-    db.execute(writer.begin)
+    # A batch of answers only (the usual batch under load) is one pipeline: the server
+    # gets BEGIN and the writes without a round trip each, and only the reads a decision
+    # needs wait for it. Other works may read ``rowcount``, which a pipeline leaves unset
+    # until it syncs, so they run statement by statement.
+    answers = all(isinstance(work, AnswerWork) for work in works)
     try:
-        results: list[Any] = []
-        index = 0
-        while index < len(works):
-            work = works[index]
-            if isinstance(work, AnswerWork):
-                # A run of answers is written set-wise, in a few statements for all.
-                end = index
-                while end < len(works) and isinstance(works[end], AnswerWork):
-                    end += 1
-                segment = [w.record for w in works[index:end]]  # type: ignore[attr-defined]
-                results.extend(record_answers(db, work.ledger, segment))
-                index = end
-            else:
-                results.append(work(db))
-                index += 1
-        db.execute("COMMIT")
+        with writer.pipeline() if answers else contextlib.nullcontext():
+            db.execute(writer.begin)
+            results = _run(db, works)
+            db.execute("COMMIT")
     except BaseException:
+        # After the pipeline: a failed statement left the transaction aborted, and only
+        # this ROLLBACK outside it ends it (COMMIT in an aborted one rolls back too).
         with contextlib.suppress(Exception):  # the connection may be gone with the error
             db.execute("ROLLBACK")
         raise
+    return results
+
+
+def _run(db: Connection, works: Sequence[Work]) -> list[Any]:
+    results: list[Any] = []
+    index = 0
+    while index < len(works):
+        work = works[index]
+        if isinstance(work, AnswerWork):
+            # A run of answers is written set-wise, in a few statements for all.
+            end = index
+            while end < len(works) and isinstance(works[end], AnswerWork):
+                end += 1
+            segment = [w.record for w in works[index:end]]  # type: ignore[attr-defined]
+            results.extend(record_answers(db, work.ledger, segment))
+            index = end
+        else:
+            results.append(work(db))
+            index += 1
     return results
