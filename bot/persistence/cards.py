@@ -4,13 +4,13 @@ disk) and appended to the review log; and the reads of a player's cards."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.memory import AGAIN, GOOD, CardState, Memory, due_cutoff, zone_of
-from bot.persistence.dialect import Connection
+from bot.persistence.dialect import Connection, Cursor
 
 if TYPE_CHECKING:  # the writer (database.py, through the ledger) imports this module
     from bot.persistence.database import Database
@@ -39,38 +39,59 @@ def card_state(row: Sequence[Any]) -> CardState:
     return CardState(stability, difficulty, due, last_review, reviews, lapses, bool(last_correct))
 
 
-def grade_many(db: Connection, memory: Memory, reviews: Sequence[Review]) -> list[CardState]:
+class CardReads:
+    """The cards and reminder timezones of some players (platform, workspace, player),
+    asked for at once and read when needed: sent beside a batch's other reads, they
+    cost PostgreSQL's pipeline no wait of their own."""
+
+    def __init__(self, db: Connection, players: Iterable[tuple[str, str, str]]):
+        grouped: dict[tuple[str, str], set[str]] = {}
+        for platform, workspace, player in players:
+            grouped.setdefault((platform, workspace), set()).add(player)
+        self._asked: list[tuple[str, str, Cursor, Cursor]] = []
+        self.cards: dict[tuple[str, str, str, str, str], CardState] = {}
+        self.zones: dict[tuple[str, str, str], str] = {}
+        for (platform, workspace), ids in grouped.items():
+            ordered = sorted(ids)
+            for start in range(0, len(ordered), _CHUNK):
+                chunk = ordered[start : start + _CHUNK]
+                marks = ",".join("?" * len(chunk))
+                cards = db.execute(
+                    f"SELECT player_id, bank_id, question_id, {CARD_COLUMNS} FROM cards"
+                    f" WHERE platform = ? AND workspace_id = ? AND player_id IN ({marks})",
+                    [platform, workspace, *chunk],
+                )
+                zones = db.execute(
+                    "SELECT player_id, timezone FROM reminders WHERE platform = ?"
+                    f" AND workspace_id = ? AND player_id IN ({marks})",
+                    [platform, workspace, *chunk],
+                )
+                self._asked.append((platform, workspace, cards, zones))
+
+    def fetch(self) -> None:
+        """Read what was asked for (once): every card of the players, and their zones."""
+        for platform, workspace, found, timezones in self._asked:
+            for player, bank, question, *card in found.fetchall():
+                self.cards[(platform, workspace, player, bank, question)] = card_state(card)
+            for player, timezone in timezones.fetchall():
+                self.zones[(platform, workspace, player)] = timezone
+        self._asked.clear()
+
+
+def grade_many(
+    db: Connection, memory: Memory, reviews: Sequence[Review], asked: CardReads | None = None
+) -> list[CardState]:
     """Grade each answer into its card, in order (one player answering one question twice
     in a batch is two reviews), and log it. A review "was due" when the card's due day
-    had come in the player's timezone: those are the reviews that measure retention."""
+    had come in the player's timezone: those are the reviews that measure retention.
+    ``asked``: the players' cards, if already asked for."""
     if not reviews:
         return []
-    players: dict[tuple[str, str], set[str]] = {}
-    for review in reviews:
-        players.setdefault((review.platform, review.workspace_id), set()).add(review.player_id)
-    cards: dict[tuple[str, str, str, str, str], CardState] = {}
-    zones: dict[tuple[str, str, str], str] = {}
+    if asked is None:
+        asked = CardReads(db, {review[:3] for review in reviews})
+    asked.fetch()
+    cards, zones = dict(asked.cards), asked.zones
     wanted = {r[:5] for r in reviews}
-    for (platform, workspace), ids in players.items():
-        ordered = sorted(ids)
-        for start in range(0, len(ordered), _CHUNK):
-            chunk = ordered[start : start + _CHUNK]
-            marks = ",".join("?" * len(chunk))
-            rows = db.execute(
-                f"SELECT player_id, bank_id, question_id, {CARD_COLUMNS} FROM cards"
-                f" WHERE platform = ? AND workspace_id = ? AND player_id IN ({marks})",
-                [platform, workspace, *chunk],
-            ).fetchall()
-            for player, bank, question, *card in rows:
-                key = (platform, workspace, player, bank, question)
-                if key in wanted:
-                    cards[key] = card_state(card)
-            for player, timezone in db.execute(
-                "SELECT player_id, timezone FROM reminders WHERE platform = ?"
-                f" AND workspace_id = ? AND player_id IN ({marks})",
-                [platform, workspace, *chunk],
-            ).fetchall():
-                zones[(platform, workspace, player)] = timezone
     logged, after = [], []
     for review in reviews:
         key = review[:5]

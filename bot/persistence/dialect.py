@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -34,18 +35,43 @@ class Connection(Protocol):
     def close(self) -> None: ...
 
 
-# A statement over a list of values (``IN (?,?,…)``) is planned for its values each time,
-# never prepared. psycopg prepares a statement after a few runs, and PostgreSQL may then
-# plan it once for any values: that generic plan cannot hash the list, so it compares
-# every row of a workspace with every value (measured: 100-260 ms instead of 5-10 ms
-# for 300 players among 15,000 rows; bench/RESULTS.md).
-_VALUE_LIST = re.compile(r"\bIN \(\?")
+# A list of values, ``IN (?,?,…)``, goes to PostgreSQL as one array, ``= ANY(%b)``: one
+# statement text for any length (psycopg parses a statement with over 50 parameters anew
+# each time, and dumps each value apart), sent in binary. It is planned for its values
+# each time, never prepared: psycopg prepares a statement after a few runs, and
+# PostgreSQL may then plan it once for any values, a plan that cannot hash the list and
+# compares every row of a workspace with every value (measured: 100-260 ms instead of
+# 5-10 ms for 300 players among 15,000 rows; bench/RESULTS.md).
+_VALUE_LIST = re.compile(r"\bIN \(\?(?:\s*,\s*\?)*\)")
 
 
-def prepare(sql: str) -> bool | None:
-    """psycopg's ``prepare``: False for a statement over a list of values, else its
-    default (prepared once it has run a few times)."""
-    return False if _VALUE_LIST.search(sql) else None
+@dataclass(frozen=True)
+class Statement:
+    """A repository's statement as psycopg takes it."""
+
+    query: str
+    params: Sequence[Any]
+    prepare: bool | None  # psycopg's: None, its default; False, never
+
+
+def postgres_statement(sql: str, params: Sequence[Any]) -> Statement:
+    """The statement in psycopg's placeholders, each list of values as one array."""
+    lists = list(_VALUE_LIST.finditer(sql))
+    if not lists:
+        return Statement(postgres_sql(sql), params, None)
+    values = iter(params)
+    query: list[str] = []
+    packed: list[Any] = []
+    end = 0
+    for found in lists:
+        before = sql[end : found.start()]
+        packed += [next(values) for _ in range(before.count("?"))]
+        packed.append([next(values) for _ in range(found.group().count("?"))])
+        query += [postgres_sql(before), "= ANY(%b)"]
+        end = found.end()
+    packed += values
+    query.append(postgres_sql(sql[end:]))
+    return Statement("".join(query), packed, False)
 
 
 @lru_cache(maxsize=1024)
@@ -74,7 +100,8 @@ class PostgresConnection:
         self._types: dict[str, dict[str, str]] = {}  # table -> column -> its SQL type
 
     def execute(self, sql: str, parameters: Sequence[Any] = (), /) -> psycopg.Cursor[Any]:
-        return self.connection.execute(postgres_sql(sql), parameters, prepare=prepare(sql))
+        statement = postgres_statement(sql, parameters)
+        return self.connection.execute(statement.query, statement.params, prepare=statement.prepare)
 
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> psycopg.Cursor[Any]:
         rows = [tuple(row) for row in parameters]

@@ -4,15 +4,15 @@ leaderboard totals."""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from bot.domain.answers import AnswerRecord, Attempt, Credit, Recorded, score
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.memory import Memory
 from bot.domain.periods import calendar_keys
-from bot.persistence.cards import Review, grade_many
+from bot.persistence.cards import CardReads, Review, grade_many
 from bot.persistence.dialect import Connection
 from bot.persistence.rows import ALL_BANKS
 
@@ -30,6 +30,17 @@ _TOTALS_UPSERT = """
 """
 
 
+_RUNNING = (
+    "SELECT competition_id, starts_at, ends_at, topics FROM competitions"
+    " WHERE platform = ? AND workspace_id = ? AND ended_at IS NULL"
+)
+Running = list[tuple[int, float, float, set[str]]]
+
+
+def _competitions(rows: list[Any]) -> Running:
+    return [(c, s, e, set(json.loads(t))) for c, s, e, t in rows]
+
+
 class Ledger:
     """Adds answers to the maintained totals and grades them into their cards. Its
     caches (board ids, running competitions) belong to the writer thread and are cleared
@@ -38,7 +49,7 @@ class Ledger:
     def __init__(self, memory: Memory | None = None) -> None:
         self.memory = memory or Memory()
         self._boards: dict[tuple[str, str, str, str], int] = {}
-        self._competitions: dict[tuple[str, str], list[tuple[int, float, float, set[str]]]] = {}
+        self._competitions: dict[tuple[str, str], Running] = {}
 
     def clear(self) -> None:
         self._boards.clear()
@@ -46,6 +57,22 @@ class Ledger:
 
     def forget_competitions(self) -> None:
         self._competitions.clear()
+
+    def ask_running(self, db: Connection, scopes: Iterable[ScopeRef]) -> Callable[[], None]:
+        """Ask for the running competitions of the workspaces not known yet; the function
+        returned reads the answers (sent beside a batch's other reads, they cost
+        PostgreSQL's pipeline no wait of their own)."""
+        asked = {
+            key: db.execute(_RUNNING, key)
+            for key in {(scope.platform, scope.workspace_id) for scope in scopes}
+            if key not in self._competitions
+        }
+
+        def read() -> None:
+            for key, cursor in asked.items():
+                self._competitions[key] = _competitions(cursor.fetchall())
+
+        return read
 
     def review(
         self,
@@ -83,15 +110,10 @@ class Ledger:
             self._boards[key] = board_id
         return board_id
 
-    def _running(self, db: Connection, scope: ScopeRef) -> list[tuple[int, float, float, set[str]]]:
+    def _running(self, db: Connection, scope: ScopeRef) -> Running:
         key = (scope.platform, scope.workspace_id)
         if key not in self._competitions:
-            rows = db.execute(
-                "SELECT competition_id, starts_at, ends_at, topics FROM competitions"
-                " WHERE platform = ? AND workspace_id = ? AND ended_at IS NULL",
-                key,
-            ).fetchall()
-            self._competitions[key] = [(c, s, e, set(json.loads(t))) for c, s, e, t in rows]
+            self._competitions[key] = _competitions(db.execute(_RUNNING, key).fetchall())
         return self._competitions[key]
 
     def credit(
@@ -182,19 +204,28 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
         else:
             first[key] = i
     run_ids = list({run_id for run_id, _ in first})
-    shown: dict[str, float] = {}  # run id -> its last answer (the next question shows after)
-    on_record: set[str] = set()
-    for chunk in _chunks(run_ids):  # by the primary key's first column: an index lookup
-        # The runs with their answers: a process that serves clicks from its cached runs
-        # learns here, in the same transaction, of a run deleted meanwhile (no row) and of
-        # a position answered in another process (its answer is there).
-        rows = db.execute(
+    # Every read the batch needs is sent before the first is read, and all are read before
+    # the first write: on PostgreSQL's pipeline that is one wait for the server, not one
+    # per read (a wait that also costs the writer thread its turn at the interpreter).
+    # The runs with their answers, by the primary key's first column: a process that
+    # serves clicks from its cached runs learns here, in the same transaction, of a run
+    # deleted meanwhile (no row) and of a position answered in another process.
+    runs = [
+        db.execute(
             "SELECT r.run_id, a.position, a.choice, a.correct, a.points, a.answered_at"
             " FROM runs r LEFT JOIN answers a ON a.run_id = r.run_id"
             f" WHERE r.run_id IN ({','.join('?' * len(chunk))})",
             chunk,
-        ).fetchall()
-        for run_id, position, choice, correct, points, answered_at in rows:
+        )
+        for chunk in _chunks(run_ids)
+    ]
+    tried = _ask_attempts(db, {record.attempt for record in records if not record.review})
+    competitions = ledger.ask_running(db, {record.run.scope for record in records})
+    cards = CardReads(db, {record.attempt[:3] for record in records})
+    shown: dict[str, float] = {}  # run id -> its last answer (the next question shows after)
+    on_record: set[str] = set()
+    for cursor in runs:
+        for run_id, position, choice, correct, points, answered_at in cursor.fetchall():
             on_record.add(run_id)
             if position is None:  # a run with no answer yet
                 continue
@@ -214,10 +245,13 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
                 points=0, practice=True, duplicate=True, choice=record.choice, correct=False,
                 gone=True,
             )  # fmt: skip
+    competitions()
+    cards.fetch()
+    on_file = tried()
     fresh = [i for i in first.values() if results[i] is None]
     batch = [records[i] for i in fresh]
     answers, attempts, credits, progress, reviews = [], [], [], [], []
-    scored = score(batch, _tried(db, batch))
+    scored = score(batch, on_file)
     for i, record, (attempt, practice, points, source) in zip(fresh, batch, scored, strict=True):
         run = record.run
         if not practice:  # boards count first attempts, like the points they show
@@ -263,8 +297,8 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
         " updated_at = ? WHERE run_id = ?",
         progress,
     )
-    cards = grade_many(db, ledger.memory, reviews)
-    for i, card in zip(fresh, cards, strict=True):
+    graded = grade_many(db, ledger.memory, reviews, cards)
+    for i, card in zip(fresh, graded, strict=True):
         done = results[i]
         assert done is not None
         results[i] = replace(done, due=card.due)
@@ -275,20 +309,23 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
     return [r for r in results if r is not None]
 
 
-def _tried(db: Connection, records: list[AnswerRecord]) -> set[Attempt]:
-    """Which of the answers' attempts are on record (a review's need no look-up: it
-    never scores)."""
-    wanted = {record.attempt for record in records if not record.review}
+def _ask_attempts(db: Connection, wanted: set[Attempt]) -> Callable[[], set[Attempt]]:
+    """Ask which of these attempts are on record (a review's need no look-up: it never
+    scores); the function returned reads the answer."""
     players: dict[tuple[str, str], set[str]] = {}
     for platform, workspace, player, _, _ in wanted:
         players.setdefault((platform, workspace), set()).add(player)
-    tried: set[Attempt] = set()
-    for (platform, workspace), ids in players.items():
-        for chunk in _chunks(sorted(ids)):  # by the primary key's prefix
-            rows = db.execute(
-                "SELECT * FROM attempts WHERE platform = ? AND workspace_id = ?"
-                f" AND player_id IN ({','.join('?' * len(chunk))})",
-                [platform, workspace, *chunk],
-            ).fetchall()
-            tried.update(row for row in rows if row in wanted)
-    return tried
+    asked = [
+        db.execute(
+            "SELECT * FROM attempts WHERE platform = ? AND workspace_id = ?"
+            f" AND player_id IN ({','.join('?' * len(chunk))})",
+            [platform, workspace, *chunk],
+        )
+        for (platform, workspace), ids in players.items()
+        for chunk in _chunks(sorted(ids))  # by the primary key's prefix
+    ]
+
+    def read() -> set[Attempt]:
+        return {row for cursor in asked for row in cursor.fetchall() if row in wanted}
+
+    return read

@@ -11,7 +11,7 @@ from urllib.parse import urlsplit, urlunsplit
 import psycopg
 from psycopg_pool import AsyncConnectionPool
 
-from bot.persistence.dialect import PostgresConnection, postgres_ddl, postgres_sql, prepare
+from bot.persistence.dialect import PostgresConnection, postgres_ddl, postgres_statement
 from bot.persistence.rows import StoreError
 from bot.persistence.schema import MIGRATIONS
 from bot.persistence.writer import WriterThread
@@ -112,8 +112,9 @@ class Reader:
         for attempt in range(self._size + 1):
             try:
                 async with self._pool.connection() as connection:
+                    statement = postgres_statement(sql, params)
                     cursor = await connection.execute(
-                        postgres_sql(sql), params, prepare=prepare(sql)
+                        statement.query, statement.params, prepare=statement.prepare
                     )
                     return await cursor.fetchall()
             except psycopg.OperationalError:
