@@ -1,7 +1,8 @@
 """Slack clicks against ``quizbot run slack --http --workers N`` on PostgreSQL, N = 1 and
-2 in one run: the real command (N processes sharing the port with SO_REUSEPORT), signed
-``block_actions`` requests from open-loop Poisson arrivals, latency from sending a request
-to its feedback reaching the fake Slack's response_url endpoint.
+2 in one run, and one worker on SQLite as the baseline of the same sitting: the real
+command (N processes sharing the port with SO_REUSEPORT), signed ``block_actions``
+requests from open-loop Poisson arrivals, latency from sending a request to its feedback
+reaching the fake Slack's response_url endpoint.
 
     python -m bench.slack_workers [--seconds 3] [--rates 200,400,600] [--url URL]
 """
@@ -12,9 +13,12 @@ import argparse
 import asyncio
 import os
 import resource
+import shutil
 import signal
+import tempfile
 import threading
 from collections import Counter
+from contextlib import nullcontext
 from pathlib import Path
 
 import psycopg
@@ -27,7 +31,7 @@ from .common import ms, record, table
 from .postgres import benchmark_database
 from .slack_clicks import SECRET, open_loop
 
-WORKERS = (1, 2)
+WORKERS = (1, 2)  # on PostgreSQL; SQLite (one process only) runs one
 
 
 async def quizzes_started(driver: SlackDriver, count: int) -> list[tuple[str, str]]:
@@ -77,6 +81,8 @@ class WaitSampler:
 async def with_workers(
     url: str, count: int, rates: list[int], seconds: float
 ) -> tuple[list[dict[str, float]], Counter[str]]:
+    """The loads on ``count`` workers on ``url``, and PostgreSQL's view meanwhile (none on
+    SQLite)."""
     fake = FakeSlack(anyone=User("en-US", "Player"))
     await fake.start()
     port, metrics = free_port(), free_port_run(count)
@@ -89,13 +95,13 @@ async def with_workers(
         clicks = await quizzes_started(driver, needed)
         await open_loop(driver, fake, clicks, 50, 1.0)  # warm-up: the connections
         results = []
-        with WaitSampler(url) as waits:
+        with WaitSampler(url) if url.startswith("postgresql") else nullcontext() as waits:
             for rate in rates:
                 before = cpu_by_part(parent.pid)
                 result = await open_loop(driver, fake, clicks, rate, seconds)
                 after = cpu_by_part(parent.pid)
                 results.append({**result, **{k: after[k] - before[k] for k in after}})
-        return results, waits.counts
+        return results, waits.counts if waits else Counter()
     finally:
         parent.send_signal(signal.SIGTERM)
         await asyncio.wait_for(parent.wait(), 30)
@@ -142,22 +148,34 @@ def fresh(url: str) -> None:
 
 
 async def measure(url: str, rates: list[int], seconds: float) -> str:
-    rows, best, waits = [], {}, {}
-    for count in WORKERS:
-        fresh(url)
-        results, waits[count] = await with_workers(url, count, rates, seconds)
-        best[count] = max(r["achieved"] for r in results)
-        rows += [
-            [
-                str(count), str(r["offered"]), str(int(r["clicks"])), f"{r['achieved']:.0f}",
-                ms(r["p50"]), ms(r["p99"]), str(int(r["failures"])),
-                f"{r['cpu_workers'] / r['elapsed']:.2f}", f"{r['cpu_postgres'] / r['elapsed']:.2f}",
-                f"{r['cpu_load'] / r['elapsed']:.2f}",
-            ]
-            for r in results
-        ]  # fmt: skip
+    rows, best, waits, p99 = [], {}, {}, {}
+    workdir = Path(tempfile.mkdtemp(prefix="quizbot-bench-"))
+    runs = [("SQLite", 1, str(workdir / "bench.db")), *(("PostgreSQL", n, url) for n in WORKERS)]
+    try:
+        for store, count, location in runs:
+            if store == "PostgreSQL":
+                fresh(url)
+            results, found = await with_workers(location, count, rates, seconds)
+            key = (store, count)
+            best[key] = max(r["achieved"] for r in results)
+            p99[key] = results[0]["p99"]
+            if store == "PostgreSQL":
+                waits[count] = found
+            rows += [
+                [
+                    store, str(count), str(r["offered"]), str(int(r["clicks"])),
+                    f"{r['achieved']:.0f}", ms(r["p50"]), ms(r["p99"]), str(int(r["failures"])),
+                    f"{r['cpu_workers'] / r['elapsed']:.2f}",
+                    f"{r['cpu_postgres'] / r['elapsed']:.2f}",
+                    f"{r['cpu_load'] / r['elapsed']:.2f}",
+                ]
+                for r in results
+            ]  # fmt: skip
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
     latency = table(
         [
+            "store",
             "workers",
             "offered/s",
             "clicks",
@@ -179,9 +197,13 @@ async def measure(url: str, rates: list[int], seconds: float) -> str:
             for event in events[:8]
         ],
     )
+    one, two, lite = ("PostgreSQL", 1), ("PostgreSQL", 2), ("SQLite", 1)
     return (
-        f"{latency}\n\nBest achieved: 2 workers / 1 worker ="
-        f" {best[2] / best[1]:.2f}× ({best[1]:.0f} → {best[2]:.0f} clicks/s).\n\n"
+        f"{latency}\n\nBest achieved on PostgreSQL: 2 workers / 1 worker ="
+        f" {best[two] / best[one]:.2f}× ({best[one]:.0f} → {best[two]:.0f} clicks/s). One"
+        f" worker, PostgreSQL / SQLite: best {best[one] / best[lite]:.2f}×"
+        f" ({best[one]:.0f} / {best[lite]:.0f} clicks/s); p99 at {rates[0]}/s"
+        f" {ms(p99[one])} / {ms(p99[lite])} ms.\n\n"
         f"PostgreSQL's view (pg_stat_activity every 20 ms during the loads; shares of the"
         f" samples of non-idle server processes):\n\n{waited}"
     )
@@ -197,7 +219,7 @@ def main() -> None:
     with benchmark_database(args.url) as database:
         body = asyncio.run(measure(database.url, rates, args.seconds))
     record(
-        "Slack clicks: 1 and 2 workers on PostgreSQL",
+        "Slack clicks: 1 and 2 workers on PostgreSQL, 1 on SQLite",
         f"{body}\n\nThe workers, PostgreSQL ({database.note}), the fake Slack and the load"
         f" generator share the machine's cores. {args.seconds:.0f} s per rate.",
     )
