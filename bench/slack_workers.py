@@ -85,27 +85,47 @@ async def with_workers(
     SQLite)."""
     fake = FakeSlack(anyone=User("en-US", "Player"))
     await fake.start()
-    port, metrics = free_port(), free_port_run(count)
-    parent = await start_workers(
-        fake, url, count, port, metrics, asyncio.subprocess.DEVNULL, secret=SECRET
-    )
-    try:
-        driver = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
-        needed = sum(int(r * seconds * 1.3) + 50 for r in rates) + 100
-        clicks = await quizzes_started(driver, needed)
-        await open_loop(driver, fake, clicks, 50, 1.0)  # warm-up: the connections
-        results = []
-        with WaitSampler(url) if url.startswith("postgresql") else nullcontext() as waits:
-            for rate in rates:
-                before = cpu_by_part(parent.pid)
-                result = await open_loop(driver, fake, clicks, rate, seconds)
-                after = cpu_by_part(parent.pid)
-                results.append({**result, **{k: after[k] - before[k] for k in after}})
-        return results, waits.counts if waits else Counter()
-    finally:
-        parent.send_signal(signal.SIGTERM)
-        await asyncio.wait_for(parent.wait(), 30)
-        await fake.stop()
+    # The workers' standard error, read if they fail to start: it says why.
+    with tempfile.TemporaryFile() as said:
+        try:
+            port, metrics = free_port(), free_port_run(count)
+            try:
+                parent = await start_workers(
+                    fake, url, count, port, metrics, said.fileno(), secret=SECRET
+                )
+            except AssertionError as exc:  # start_workers stopped what it started
+                said.seek(0)
+                lines = said.read().decode(errors="replace").strip().splitlines()[-10:]
+                raise SystemExit(
+                    f"{count} worker(s) did not start: {exc}\n" + "\n".join(lines)
+                ) from exc
+            try:
+                return await _loads(driver_for(fake, port), fake, parent.pid, url, rates, seconds)
+            finally:
+                parent.send_signal(signal.SIGTERM)
+                await asyncio.wait_for(parent.wait(), 30)
+        finally:
+            await fake.stop()
+
+
+def driver_for(fake: FakeSlack, port: int) -> SlackDriver:
+    return SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
+
+
+async def _loads(
+    driver: SlackDriver, fake: FakeSlack, parent: int, url: str, rates: list[int], seconds: float
+) -> tuple[list[dict[str, float]], Counter[str]]:
+    needed = sum(int(r * seconds * 1.3) + 50 for r in rates) + 100
+    clicks = await quizzes_started(driver, needed)
+    await open_loop(driver, fake, clicks, 50, 1.0)  # warm-up: the connections
+    results = []
+    with WaitSampler(url) if url.startswith("postgresql") else nullcontext() as waits:
+        for rate in rates:
+            before = cpu_by_part(parent)
+            result = await open_loop(driver, fake, clicks, rate, seconds)
+            after = cpu_by_part(parent)
+            results.append({**result, **{k: after[k] - before[k] for k in after}})
+    return results, waits.counts if waits else Counter()
 
 
 def _cpu(pid: int) -> float:
