@@ -131,7 +131,8 @@ def raw_ceiling(path: Path, count: int) -> float:
     started = time.perf_counter()  # from here: what one answer writes, for all of them
     db.execute("BEGIN IMMEDIATE")
     db.executemany(
-        "INSERT INTO answers VALUES (?, 0, 'slack', 'TRAW', ?, 'offloading', 'q', 0, 1, 10, ?, NULL)",
+        "INSERT INTO answers VALUES"
+        " (?, 0, 'slack', 'TRAW', ?, 'offloading', 'q', 0, 1, 10, ?, NULL)",
         [(run, player, now) for run, player in zip(runs, players, strict=True)],
     )
     db.executemany(
