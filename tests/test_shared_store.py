@@ -7,10 +7,12 @@ import asyncio
 from typing import Any
 
 from bot.content.banks import Catalog
+from bot.domain.identities import PlayerRef
 from bot.services.requests import Context, button
 from bot.ui.views import Feedback, Notice, QuestionView
 
 from .support.channel import ADMIN, FakeClock, moment, open_engine
+from .support.databases import query
 from .support.quiz import ANA, TEAM, right_choice
 
 
@@ -80,3 +82,42 @@ async def test_clicks_arriving_together_share_one_check_of_the_workspaces_banks(
         assert len(reads) == 5
     finally:
         await engine.store.close()
+
+
+async def test_one_click_delivered_to_two_processes_at_once_counts_once(
+    postgres_url: str, catalog: Catalog
+) -> None:
+    """Slack retries a click, and the retry reaches the other worker while the first is
+    still writing: both batches (each with other players' answers) try to write it. The
+    later one meets the earlier's row, is rolled back whole and written answer by answer:
+    the repeat is "already answered", and every other answer still counts."""
+    clock = FakeClock(moment("2026-11-02T09:00"))
+    (first, _), (second, _) = [await open_engine(postgres_url, catalog, clock) for _ in range(2)]
+    players = [PlayerRef("slack", f"U{n:03d}", f"P{n}") for n in range(12)]
+    try:
+        clicks = []
+        for player in players:
+            view = await first.start_quiz(player, TEAM, "tiny", "en")
+            assert isinstance(view, QuestionView)
+            clicks.append(button(right_choice(first, view)))
+        # Each player's click reaches both processes at once, and the two processes'
+        # batches mix the players: every batch meets another process's row for some.
+        outcomes = await asyncio.gather(
+            *(first.click(p, c) for p, c in zip(players, clicks, strict=True)),
+            *(second.click(p, c) for p, c in zip(players, clicks, strict=True)),
+        )
+    finally:
+        await first.store.close()
+        await second.store.close()
+    for n in range(len(players)):
+        pair = outcomes[n], outcomes[n + len(players)]
+        scored = [o for o in pair if isinstance(o, Feedback)]
+        repeated = [o for o in pair if isinstance(o, Notice)]
+        assert len(scored) == 1 and scored[0].correct and scored[0].points == 10
+        assert [notice.kind for notice in repeated] == ["already_answered"]
+    assert query(postgres_url, "SELECT COUNT(*), SUM(points) FROM answers") == [(12, 120)]
+    assert query(
+        postgres_url,
+        "SELECT COUNT(*), SUM(points) FROM totals t JOIN boards b USING (board_id)"
+        " WHERE b.period = 'all' AND b.bank_id = 'tiny'",
+    ) == [(12, 120)]

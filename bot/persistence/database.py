@@ -28,6 +28,9 @@ MAX_BATCH = 512
 BUSY_TIMEOUT_MS = 5000
 CHECKPOINT_EVERY = 5.0  # seconds between passive WAL checkpoints
 SQLITE_URL = "sqlite:///"
+# PostgreSQL's errors for a write that lost a race with another process's transaction:
+# unique violation, deadlock, serialization failure. Tried once more, it sees the winner.
+_RACED = frozenset({"23505", "40P01", "40001"})
 
 
 class Reader(Protocol):
@@ -172,7 +175,8 @@ class Database:
         """One transaction for the whole batch; if it fails, each item is retried alone
         so that one bad write fails only its own caller. A batch that met a dropped
         PostgreSQL connection is tried once more on a new one: answers are idempotent
-        (one per run position), so even a lost COMMIT's outcome cannot count twice."""
+        (one per run position), so even a lost COMMIT's outcome cannot count twice. So is
+        a write that lost a race with another process (``_RACED``)."""
         if self.postgres:  # another process may have started or ended a competition
             self.ledger.forget_competitions()
         try:
@@ -186,6 +190,12 @@ class Database:
             if len(batch) > 1:
                 for item in batch:
                     await self._commit([item])
+                return
+            if again and getattr(exc, "sqlstate", None) in _RACED:
+                # Another process wrote the same key (the same click, delivered to two
+                # workers) and committed while this write waited for it: written again, it
+                # reads that row, so the answer is a duplicate rather than a failure.
+                await self._commit(batch, again=False)
                 return
             log.warning("a database write failed: %s", exc)
             failure = StoreError(f"the database write failed: {exc}")
