@@ -100,16 +100,13 @@ async def with_workers(
                     f"{count} worker(s) did not start: {exc}\n" + "\n".join(lines)
                 ) from exc
             try:
-                return await _loads(driver_for(fake, port), fake, parent.pid, url, rates, seconds)
+                driver = SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
+                return await _loads(driver, fake, parent.pid, url, rates, seconds)
             finally:
                 parent.send_signal(signal.SIGTERM)
                 await asyncio.wait_for(parent.wait(), 30)
         finally:
             await fake.stop()
-
-
-def driver_for(fake: FakeSlack, port: int) -> SlackDriver:
-    return SlackDriver(fake, f"http://127.0.0.1:{port}/slack/events", SECRET)
 
 
 async def _loads(

@@ -10,12 +10,11 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.memory import AGAIN, GOOD, CardState, Memory, due_cutoff, zone_of
-from bot.persistence.dialect import Connection, Cursor
+from bot.persistence.dialect import Connection, Cursor, by_workspace
 
 if TYPE_CHECKING:  # the writer (database.py, through the ledger) imports this module
     from bot.persistence.database import Database
 
-_CHUNK = 300
 CARD_COLUMNS = "stability, difficulty, due, last_review, reviews, lapses, last_correct"
 
 
@@ -45,28 +44,22 @@ class CardReads:
     cost PostgreSQL's pipeline no wait of their own."""
 
     def __init__(self, db: Connection, players: Iterable[tuple[str, str, str]]):
-        grouped: dict[tuple[str, str], set[str]] = {}
-        for platform, workspace, player in players:
-            grouped.setdefault((platform, workspace), set()).add(player)
         self._asked: list[tuple[str, str, Cursor, Cursor]] = []
         self.cards: dict[tuple[str, str, str, str, str], CardState] = {}
         self.zones: dict[tuple[str, str, str], str] = {}
-        for (platform, workspace), ids in grouped.items():
-            ordered = sorted(ids)
-            for start in range(0, len(ordered), _CHUNK):
-                chunk = ordered[start : start + _CHUNK]
-                marks = ",".join("?" * len(chunk))
-                cards = db.execute(
-                    f"SELECT player_id, bank_id, question_id, {CARD_COLUMNS} FROM cards"
-                    f" WHERE platform = ? AND workspace_id = ? AND player_id IN ({marks})",
-                    [platform, workspace, *chunk],
-                )
-                zones = db.execute(
-                    "SELECT player_id, timezone FROM reminders WHERE platform = ?"
-                    f" AND workspace_id = ? AND player_id IN ({marks})",
-                    [platform, workspace, *chunk],
-                )
-                self._asked.append((platform, workspace, cards, zones))
+        for platform, workspace, chunk in by_workspace(players):
+            marks = ",".join("?" * len(chunk))
+            cards = db.execute(
+                f"SELECT player_id, bank_id, question_id, {CARD_COLUMNS} FROM cards"
+                f" WHERE platform = ? AND workspace_id = ? AND player_id IN ({marks})",
+                [platform, workspace, *chunk],
+            )
+            zones = db.execute(
+                "SELECT player_id, timezone FROM reminders WHERE platform = ?"
+                f" AND workspace_id = ? AND player_id IN ({marks})",
+                [platform, workspace, *chunk],
+            )
+            self._asked.append((platform, workspace, cards, zones))
 
     def fetch(self) -> None:
         """Read what was asked for (once): every card of the players, and their zones."""

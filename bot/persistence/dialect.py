@@ -6,10 +6,10 @@ DDL is translated from SQLite's, so both backends run the same migrations by ver
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 if TYPE_CHECKING:  # imported where a PostgreSQL store opens: SQLite's start-up stays lean
     import psycopg
@@ -33,6 +33,26 @@ class Connection(Protocol):
     def executemany(self, sql: str, parameters: Iterable[Sequence[Any]], /) -> Cursor: ...
 
     def close(self) -> None: ...
+
+
+T = TypeVar("T")
+# Values per ``IN (?,?,…)``: within SQLite's limit on a statement's parameters.
+CHUNK = 300
+
+
+def chunks(items: Sequence[T], size: int = CHUNK) -> list[Sequence[T]]:
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+def by_workspace(players: Iterable[tuple[str, str, str]]) -> Iterator[tuple[str, str, list[str]]]:
+    """(platform, workspace, player ids) for a set of (platform, workspace, player): the
+    players of each workspace sorted (the primary keys' order) and chunked."""
+    grouped: dict[tuple[str, str], set[str]] = {}
+    for platform, workspace, player in players:
+        grouped.setdefault((platform, workspace), set()).add(player)
+    for (platform, workspace), ids in grouped.items():
+        for chunk in chunks(sorted(ids)):
+            yield platform, workspace, list(chunk)
 
 
 # A list of values, ``IN (?,?,…)``, goes to PostgreSQL as one array, ``= ANY(%b)``: one

@@ -6,17 +6,15 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, TypeVar
+from typing import Any
 
 from bot.domain.answers import AnswerRecord, Attempt, Credit, Recorded, score
 from bot.domain.identities import PlayerRef, ScopeRef
 from bot.domain.memory import Memory
 from bot.domain.periods import calendar_keys
 from bot.persistence.cards import CardReads, Review, grade_many
-from bot.persistence.dialect import Connection
+from bot.persistence.dialect import Connection, by_workspace, chunks
 from bot.persistence.rows import ALL_BANKS
-
-T = TypeVar("T")
 
 _TOTALS_UPSERT = """
     INSERT INTO totals (board_id, player_id, points, correct, answered, reached_at)
@@ -182,10 +180,6 @@ class AnswerWork:
         return record_answers(db, self.ledger, [self.record])[0]
 
 
-def _chunks(items: list[T], size: int = 300) -> list[list[T]]:
-    return [items[i : i + size] for i in range(0, len(items), size)]
-
-
 def _milliseconds(seconds: float) -> int:
     return max(0, round(seconds * 1000))
 
@@ -217,8 +211,9 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
             f" WHERE r.run_id IN ({','.join('?' * len(chunk))})",
             chunk,
         )
-        for chunk in _chunks(run_ids)
+        for chunk in chunks(run_ids)
     ]
+    # A review never scores: its attempt needs no look-up.
     tried = _ask_attempts(db, {record.attempt for record in records if not record.review})
     competitions = ledger.ask_running(db, {record.run.scope for record in records})
     cards = CardReads(db, {record.attempt[:3] for record in records})
@@ -310,19 +305,15 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
 
 
 def _ask_attempts(db: Connection, wanted: set[Attempt]) -> Callable[[], set[Attempt]]:
-    """Ask which of these attempts are on record (a review's need no look-up: it never
-    scores); the function returned reads the answer."""
-    players: dict[tuple[str, str], set[str]] = {}
-    for platform, workspace, player, _, _ in wanted:
-        players.setdefault((platform, workspace), set()).add(player)
+    """Ask which of these attempts are on record; the function returned reads the
+    answer."""
     asked = [
         db.execute(
             "SELECT * FROM attempts WHERE platform = ? AND workspace_id = ?"
             f" AND player_id IN ({','.join('?' * len(chunk))})",
             [platform, workspace, *chunk],
         )
-        for (platform, workspace), ids in players.items()
-        for chunk in _chunks(sorted(ids))  # by the primary key's prefix
+        for platform, workspace, chunk in by_workspace(attempt[:3] for attempt in wanted)
     ]
 
     def read() -> set[Attempt]:
