@@ -3,9 +3,11 @@ same result as one row at a time: every column's type, NULLs, ON CONFLICT and UP
 
 from __future__ import annotations
 
+from typing import Any
+
 import psycopg
 
-from bot.persistence.dialect import PostgresConnection
+from bot.persistence.dialect import PostgresConnection, postgres_statement
 
 
 def test_rows_written_set_wise_are_the_rows_given(migrated_postgres_url: str) -> None:
@@ -75,3 +77,41 @@ def test_a_list_of_values_is_one_array_planned_for_its_values(migrated_postgres_
     assert [s for s in prepared if "FROM players" in s] == [
         "SELECT name FROM players WHERE platform = $1 AND player_id = $2"
     ]
+
+
+def _filtered_out(plan: dict[str, Any]) -> int:
+    """Rows a plan read and then threw away, over all its nodes."""
+    return int(plan.get("Rows Removed by Filter", 0)) + sum(
+        _filtered_out(child) for child in plan.get("Plans", [])
+    )
+
+
+def test_a_read_by_keys_looks_up_each_key_on_a_table_never_analyzed(
+    migrated_postgres_url: str,
+) -> None:
+    """A batch's read of its players' attempts (the key's third column) reads their rows
+    only, even before PostgreSQL has statistics on the table: with ``= ANY`` it guessed
+    one row for the workspace and filtered all 3,000 through the list."""
+    read = (
+        "SELECT * FROM attempts WHERE platform = ? AND workspace_id = ?"
+        " AND player_id IN (?,?,?,?) AND bank_id != ?"
+    )
+    params = ("slack", "T1", "U0007", "U2500", "U0007", "U9999", "none")
+    with psycopg.connect(migrated_postgres_url, autocommit=True) as raw:
+        db = PostgresConnection(raw)
+        db.executemany(
+            "INSERT INTO attempts VALUES (?, ?, ?, ?, ?)",
+            [("slack", "T1", f"U{n:04d}", "offloading", "q1") for n in range(3000)]
+            + [("slack", "T2", "U0007", "offloading", "q1")],
+        )
+        found = sorted(db.execute(read, params).fetchall())
+        statement = postgres_statement(read, params)
+        explained = raw.execute(
+            f"EXPLAIN (ANALYZE, FORMAT JSON) {statement.query}", statement.params
+        ).fetchone()
+    assert found == [
+        ("slack", "T1", "U0007", "offloading", "q1"),
+        ("slack", "T1", "U2500", "offloading", "q1"),
+    ]
+    assert explained is not None
+    assert _filtered_out(explained[0][0]["Plan"]) == 0
