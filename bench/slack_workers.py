@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import multiprocessing
 import os
 import resource
 import shutil
 import signal
 import tempfile
-import threading
 from collections import Counter
 from contextlib import nullcontext
+from multiprocessing.connection import Connection
+from multiprocessing.synchronize import Event
 from pathlib import Path
 
 import psycopg
@@ -50,32 +52,47 @@ async def quizzes_started(driver: SlackDriver, count: int) -> list[tuple[str, st
 class WaitSampler:
     """PostgreSQL's own view while the clicks run: every 20 ms, what each of quizbot's
     server processes is doing (``pg_stat_activity``): running, or waiting on what (a
-    lock, the WAL's fsync, the client …). A thread of its own, on a connection of its own."""
+    lock, the WAL's fsync, the client …). A process of its own, so that its queries never
+    hold up the load generator (a thread here shared its interpreter lock)."""
 
     def __init__(self, url: str):
-        self._url, self._stop = url, threading.Event()
+        context = multiprocessing.get_context("spawn")
+        self._stop = context.Event()
+        self._counts, sent = context.Pipe(duplex=False)
+        self._process = context.Process(target=_sample, args=(url, self._stop, sent))
         self.counts: Counter[str] = Counter()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
     def __enter__(self) -> WaitSampler:
-        self._thread.start()
+        self._process.start()
+        # Started and connected before the first load: a new interpreter's imports would
+        # otherwise take CPU from the load it is there to watch.
+        if not (self._counts.poll(30) and self._counts.recv() == "ready"):
+            raise SystemExit("the pg_stat_activity sampler did not start")
         return self
 
     def __exit__(self, *_: object) -> None:
         self._stop.set()
-        self._thread.join()
+        if self._counts.poll(30):
+            self.counts = Counter(self._counts.recv())
+        self._process.join(30)
+        if self._process.is_alive():
+            self._process.kill()
 
-    def _run(self) -> None:
-        with psycopg.connect(self._url, autocommit=True) as db:
-            while not self._stop.wait(0.02):
-                for state, kind, event in db.execute(
-                    "SELECT state, wait_event_type, wait_event FROM pg_stat_activity"
-                    " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-                    " AND backend_type = 'client backend'"
-                ).fetchall():
-                    if state == "idle":
-                        continue
-                    self.counts[f"{state}: {kind}:{event}" if kind else f"{state}: on CPU"] += 1
+
+def _sample(url: str, stop: Event, counts: Connection) -> None:
+    found: Counter[str] = Counter()
+    with psycopg.connect(url, autocommit=True) as db:
+        counts.send("ready")
+        while not stop.wait(0.02):
+            for state, kind, event in db.execute(
+                "SELECT state, wait_event_type, wait_event FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+                " AND backend_type = 'client backend'"
+            ).fetchall():
+                if state == "idle":
+                    continue
+                found[f"{state}: {kind}:{event}" if kind else f"{state}: on CPU"] += 1
+    counts.send(dict(found))
 
 
 async def with_workers(
