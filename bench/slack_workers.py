@@ -4,7 +4,7 @@ command (N processes sharing the port with SO_REUSEPORT), signed ``block_actions
 requests from open-loop Poisson arrivals, latency from sending a request to its feedback
 reaching the fake Slack's response_url endpoint.
 
-    python -m bench.slack_workers [--seconds 3] [--rates 200,400,600] [--url URL]
+    python -m bench.slack_workers [--seconds 3] [--rates 250,600,900] [--url URL]
 """
 
 from __future__ import annotations
@@ -246,7 +246,7 @@ async def measure(url: str, rates: list[int], seconds: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=3.0)
-    parser.add_argument("--rates", default="200,400,600")
+    parser.add_argument("--rates", default="250,600,900")
     parser.add_argument("--url", help="an existing server's database (else a throwaway one)")
     args = parser.parse_args()
     rates = [int(r) for r in args.rates.split(",")]
