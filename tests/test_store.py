@@ -184,6 +184,20 @@ async def test_concurrent_answers_share_a_transaction(engine: Engine, store: Sto
     assert store.database.transactions - before < 5  # group commit: not one each
 
 
+async def test_names_of_a_list_of_players(engine: Engine, store: Store) -> None:
+    """Read by a list of keys (on PostgreSQL one look-up per key): a player listed twice
+    is named once, one never seen and one without a name are left out."""
+    for player in (
+        PlayerRef("slack", "n1", "Ana"),
+        PlayerRef("slack", "n2", "Bo"),
+        PlayerRef("slack", "n3", ""),
+        PlayerRef("discord", "n4", "Cy"),
+    ):
+        await engine.start_quiz(player, TEAM, "tiny", "en")
+    names = await store.insights.names("slack", ["n2", "n1", "n2", "n3", "n4", "n9"])
+    assert names == {"n1": "Ana", "n2": "Bo"}
+
+
 async def test_a_sqlite_url_opens_that_file(tmp_path: Path) -> None:
     store = await Store.open(f"sqlite:///{tmp_path}/by-url.db")
     await store.close()
