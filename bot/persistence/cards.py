@@ -39,15 +39,16 @@ def card_state(row: Sequence[Any]) -> CardState:
 
 
 class CardReads:
-    """The cards and reminder timezones of some players (platform, workspace, player),
-    asked for at once and read when needed: sent beside a batch's other reads, they
-    cost PostgreSQL's pipeline no wait of their own."""
+    """Some cards (platform, workspace, player, bank, question) and their players'
+    reminder timezones, asked for at once and read when needed: sent beside a batch's
+    other reads, they cost PostgreSQL's pipeline no wait of their own."""
 
-    def __init__(self, db: Connection, players: Iterable[tuple[str, str, str]]):
+    def __init__(self, db: Connection, wanted: Iterable[tuple[str, str, str, str, str]]):
+        self._wanted = set(wanted)
         self._asked: list[tuple[str, str, Cursor, Cursor]] = []
         self.cards: dict[tuple[str, str, str, str, str], CardState] = {}
         self.zones: dict[tuple[str, str, str], str] = {}
-        for platform, workspace, chunk in by_workspace(players):
+        for platform, workspace, chunk in by_workspace(card[:3] for card in self._wanted):
             marks = ",".join("?" * len(chunk))
             cards = db.execute(
                 f"SELECT player_id, bank_id, question_id, {CARD_COLUMNS} FROM cards"
@@ -62,10 +63,13 @@ class CardReads:
             self._asked.append((platform, workspace, cards, zones))
 
     def fetch(self) -> None:
-        """Read what was asked for (once): every card of the players, and their zones."""
+        """Read what was asked for (once): the wanted cards among the players' (a player
+        may have hundreds), and their zones."""
         for platform, workspace, found, timezones in self._asked:
             for player, bank, question, *card in found.fetchall():
-                self.cards[(platform, workspace, player, bank, question)] = card_state(card)
+                key = (platform, workspace, player, bank, question)
+                if key in self._wanted:
+                    self.cards[key] = card_state(card)
             for player, timezone in timezones.fetchall():
                 self.zones[(platform, workspace, player)] = timezone
         self._asked.clear()
@@ -81,7 +85,7 @@ def grade_many(
     if not reviews:
         return []
     if asked is None:
-        asked = CardReads(db, {review[:3] for review in reviews})
+        asked = CardReads(db, {review[:5] for review in reviews})
     asked.fetch()
     cards, zones = dict(asked.cards), asked.zones
     wanted = {r[:5] for r in reviews}

@@ -216,7 +216,7 @@ def record_answers(db: Connection, ledger: Ledger, records: list[AnswerRecord]) 
     # A review never scores: its attempt needs no look-up.
     tried = _ask_attempts(db, {record.attempt for record in records if not record.review})
     competitions = ledger.ask_running(db, {record.run.scope for record in records})
-    cards = CardReads(db, {record.attempt[:3] for record in records})
+    cards = CardReads(db, {record.attempt for record in records})
     shown: dict[str, float] = {}  # run id -> its last answer (the next question shows after)
     on_record: set[str] = set()
     for cursor in runs:
